@@ -1,0 +1,111 @@
+#!/bin/bash
+# build-image.sh BIN_DIR: print the path of the guest root image, building
+# it first when any of its inputs changed.
+#
+# The image is the debootstrapped base (rootfs-builder/debootstrap.sh) plus
+# an overlay of the project's files: the guest init, the test suites, the
+# programs built into BIN_DIR, a test user with subordinate ids, and the
+# shared image store.  The overlay is assembled first (a second), its
+# content hash keys the image, and only a new key costs a copy of the base
+# and `mkfs.ext4 -d` (seconds, no loop mount, no debootstrap).
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+readonly GUEST_LIB=usr/lib/shiftbind
+readonly IMAGE_SIZE=${GUEST_IMAGE_SIZE:-3G}
+readonly TEST_USER=tester TEST_UID=1001
+readonly SUBID_START=300000 SUBID_COUNT=65536
+work= # scratch directory, removed on exit
+
+install_project_files() {
+	local overlay=$1 bin=$2 suite
+	install -d "$overlay/$GUEST_LIB/tests"
+	install -m 755 "$SHIFTBIND_ROOT/rootfs-builder/guest/init" \
+		"$SHIFTBIND_ROOT/rootfs-builder/guest/demo.sh" "$overlay/$GUEST_LIB/"
+	install -m 755 "$bin/probe" "$overlay/$GUEST_LIB/probe"
+	# Guest suites only: host/ runs on the host, probe/ is source.
+	for suite in "$SHIFTBIND_ROOT"/tests/*/; do
+		case $(basename "$suite") in host | probe) continue ;; esac
+		cp -a "$suite" "$overlay/$GUEST_LIB/tests/"
+	done
+}
+
+# The shared container image: a small busybox tree owned by real root, as
+# an image store holds it, with what the tests look at: a setuid-root
+# binary, /etc/shadow owned by root:shadow, a file of uid 1000, and the
+# mount targets runtimes bind into a container.
+install_shared_image() {
+	local image=$1/srv/images/busybox base=$2 bin=$3 applet
+	install -d -m 755 "$image"/{bin,etc,dev,proc,sys,tmp,run,root,home/user}
+	chmod 1777 "$image/tmp"
+	chmod 700 "$image/root"
+	install -m 755 "$base/bin/busybox" "$image/bin/busybox"
+	for applet in sh ls cat id stat touch mkdir rm sleep echo true false mount; do
+		ln -s busybox "$image/bin/$applet"
+	done
+	install -m 755 "$bin/probe" "$image/bin/probe"
+	install -m 4755 "$bin/probe" "$image/bin/probe-suid"
+	printf 'root:x:0:0:root:/root:/bin/sh\nuser:x:1000:1000:user:/home/user:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$image/etc/passwd"
+	printf 'root:x:0:\nshadow:x:42:\nuser:x:1000:\nnogroup:x:65534:\n' >"$image/etc/group"
+	printf 'root:*:19000:0:99999:7:::\nuser:*:19000:0:99999:7:::\n' >"$image/etc/shadow"
+	chown 0:42 "$image/etc/shadow"
+	chmod 640 "$image/etc/shadow"
+	: >"$image/etc/hosts"
+	: >"$image/etc/resolv.conf"
+	echo shiftbind >"$image/etc/hostname"
+	echo "owned by uid 1000" >"$image/home/user/file"
+	chown -R 1000:1000 "$image/home/user"
+	chown 0:0 "$1/srv" "$1/srv/images"
+}
+
+assemble_overlay() {
+	local overlay=$1 base=$2 bin=$3
+	[ -x "$bin/probe" ] || die "missing $bin/probe; build it with 'make guest'"
+	install_project_files "$overlay" "$bin"
+	install_shared_image "$overlay" "$base" "$bin"
+}
+
+# Content hash of a directory tree: names, modes, owners, link targets and
+# file contents, independent of timestamps.
+tree_hash() {
+	tar -C "$1" --sort=name --mtime=@0 --numeric-owner -cf - . | sha256sum | cut -c1-16
+}
+
+# Edits to the base that need the guest's own tools, on the staging copy.
+configure_users() {
+	local root=$1
+	chroot "$root" useradd --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
+	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
+	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
+	echo shiftbind-guest >"$root/etc/hostname"
+}
+
+make_image() {
+	local image=$1 base=$2 overlay=$3
+	[ -f "$image" ] && return 0
+	check_free_space "$SHIFTBIND_CACHE/guest" 4000
+	log "building guest image $image"
+	cp -a "$base" "$work/root"
+	cp -a "$overlay/." "$work/root/"
+	configure_users "$work/root"
+	mkfs.ext4 -q -F -L shiftbind-root -d "$work/root" "$work/rootfs.img" "$IMAGE_SIZE" >/dev/null
+	# Keep only the newest image: each is up to $IMAGE_SIZE of sparse file.
+	rm -f "$SHIFTBIND_CACHE"/guest/rootfs-*.img
+	mv "$work/rootfs.img" "$image"
+}
+
+main() {
+	local bin=${1:?usage: build-image.sh BIN_DIR} base key image
+	require_cmd mkfs.ext4 e2fsprogs
+	base=$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")
+	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	assemble_overlay "$work/overlay" "$base" "$bin"
+	key=$(hash_string "$(basename "$base") $(tree_hash "$work/overlay") \
+		$(hash_files "$0")")
+	image=$SHIFTBIND_CACHE/guest/rootfs-$key.img
+	with_lock image make_image "$image" "$base" "$work/overlay"
+	echo "$image"
+}
+
+main "$@"

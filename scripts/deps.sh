@@ -1,0 +1,29 @@
+#!/bin/bash
+# deps.sh: install the Debian packages the build and the tests need, only
+# those that are missing.  Uses the host's apt sources.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly PACKAGES=(
+	# kernel build
+	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
+	cpio kmod rsync dwarves python3 xz-utils git
+	# guest
+	qemu-system-x86 debootstrap e2fsprogs
+	# user space: hook, CLI, tests
+	libyajl-dev libseccomp-dev pkg-config jq crun uidmap
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$pkg")
+done
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+[ "$(id -u)" -eq 0 ] || die "missing packages ${missing[*]}; run 'make deps' as root or install them with apt-get"
+log "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || die "apt-get update failed; check the host's apt sources and network"
+apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+	die "apt-get install of ${missing[*]} failed; see the messages above"

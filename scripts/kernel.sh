@@ -1,0 +1,244 @@
+#!/bin/bash
+# Build the shiftbind kernel: Debian's linux-source-6.1 + kernel-patches/series.
+#
+#   kernel.sh build [VARIANT]      extract, patch, configure, build (cached)
+#   kernel.sh image [VARIANT]      print the path of the built bzImage
+#   kernel.sh build-dir [VARIANT]  print the O= build directory
+#   kernel.sh source-tree          print the patched source tree
+#   kernel.sh dev-tree [DIR]       git work tree with one commit per patch
+#   kernel.sh export [DIR]         write the dev tree's commits back as the series
+#
+# VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
+# configs/kernel-debug.config).
+#
+# Cache layout under $SHIFTBIND_CACHE/kernel, keyed by what each part is
+# built from:
+#   linux-<srcver>/            git repository of the pristine extract (tag
+#                              "base"), its work tree patched with the series
+#   build-<srcver>-<cfghash>/  O= build directory of one configuration
+# A changed series re-patches only the files the patches touch, so the next
+# build is incremental; a changed configuration gets a new build directory.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly SRC_PACKAGE=linux-source-6.1
+readonly SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
+readonly PATCH_DIR=$SHIFTBIND_ROOT/kernel-patches
+readonly SERIES=$PATCH_DIR/series
+readonly GIT_ID=(-c user.name=shiftbind -c user.email=shiftbind@localhost
+	-c advice.detachedHead=false -c core.autocrlf=false)
+
+source_version() {
+	dpkg-query -W -f='${Version}' "$SRC_PACKAGE" 2>/dev/null ||
+		die "Debian package $SRC_PACKAGE is not installed; run 'make deps'"
+}
+
+kernel_cache() { echo "$SHIFTBIND_CACHE/kernel"; }
+source_dir() { echo "$(kernel_cache)/linux-$(source_version)"; }
+
+config_fragments() {
+	case "${1:-test}" in
+	test) echo "$SHIFTBIND_ROOT/configs/kernel.config" ;;
+	debug) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-debug.config" ;;
+	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
+	esac
+}
+
+build_dir() {
+	local key
+	# shellcheck disable=SC2046
+	key=$(hash_files $(config_fragments "${1:-test}"))
+	echo "$(kernel_cache)/build-$(source_version)-$key"
+}
+
+# The patches named by the series file, in order, as absolute paths.
+series_patches() {
+	[ -f "$SERIES" ] || die "missing $SERIES; it lists the patches to apply, one per line"
+	local name
+	while read -r name; do
+		case "$name" in '' | '#'*) continue ;; esac
+		[ -f "$PATCH_DIR/$name" ] || die "$SERIES names '$name', which is not in $PATCH_DIR"
+		echo "$PATCH_DIR/$name"
+	done <"$SERIES"
+}
+
+series_key() {
+	# shellcheck disable=SC2046
+	hash_files "$SERIES" $(series_patches)
+}
+
+# A pristine extract as a git repository, built aside and moved into place
+# so that an interrupted extraction never leaves a half tree behind.
+create_source_repo() {
+	local dir=$1 tmp
+	[ -r "$SRC_TARBALL" ] || die "$SRC_TARBALL not found; run 'make deps' to install $SRC_PACKAGE"
+	check_free_space "$(kernel_cache)" 4000
+	tmp=$(mktemp -d "$(kernel_cache)/.extract.XXXXXX")
+	log "extracting $SRC_TARBALL (once per linux-source version)"
+	tar -C "$tmp" -xf "$SRC_TARBALL"
+	mv "$tmp"/linux-source-6.1 "$tmp/tree"
+	log "recording the pristine tree in git (base of the series)"
+	git -C "$tmp/tree" init -q
+	# -f: Debian's .gitignore ignores everything at the top level.
+	git -C "$tmp/tree" "${GIT_ID[@]}" add -A -f
+	git -C "$tmp/tree" "${GIT_ID[@]}" commit -q -m "linux-source $(source_version)"
+	git -C "$tmp/tree" tag pristine
+	unignore_tree "$tmp/tree"
+	git -C "$tmp/tree" tag base
+	mv "$tmp/tree" "$dir"
+	rmdir "$tmp"
+}
+
+# Debian's linux-source appends "/*" to the kernel's .gitignore, which hides
+# every new file a patch adds from git.  Drop that block in a commit of its
+# own below "base", so that the series (base..HEAD) never contains it.
+unignore_tree() {
+	local tree=$1 line
+	line=$(grep -n '^# Debian packaging' "$tree/.gitignore" | cut -d: -f1) || return 0
+	head -n $((line - 2)) "$tree/.gitignore" >"$tree/.gitignore.new"
+	mv "$tree/.gitignore.new" "$tree/.gitignore"
+	git -C "$tree" "${GIT_ID[@]}" commit -q -a -m "shiftbind: drop Debian's catch-all .gitignore rules"
+}
+
+# Bring the work tree of the source repository to base + series.  Only the
+# files the old or new series touch are rewritten, so make rebuilds only
+# what depends on them.
+apply_series() {
+	local dir key patch
+	dir=$(source_dir)
+	[ -d "$dir/.git" ] || create_source_repo "$dir"
+	key=$(series_key)
+	if [ "$(cat "$dir/.git/shiftbind-series" 2>/dev/null)" = "$key" ]; then
+		return 0
+	fi
+	rm -f "$dir/.git/shiftbind-series"
+	git -C "$dir" reset -q --hard base
+	git -C "$dir" clean -q -fdx
+	while read -r patch; do
+		log "applying ${patch##*/}"
+		if ! git -C "$dir" apply --whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
+			cat "$dir/.git/apply.log" >&2
+			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
+		fi
+	done < <(series_patches)
+	echo "$key" >"$dir/.git/shiftbind-series"
+}
+
+configure() {
+	local variant=$1 src build frag
+	src=$(source_dir)
+	build=$(build_dir "$variant")
+	[ -f "$build/.config" ] && [ -f "$build/.shiftbind-configured" ] && return 0
+	mkdir -p "$build"
+	log "configuring $variant kernel in $build"
+	make -s -C "$src" O="$build" defconfig kvm_guest.config >/dev/null
+	# shellcheck disable=SC2046
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$build" "$build/.config" \
+		$(config_fragments "$variant")) >"$build/merge_config.log"
+	make -s -C "$src" O="$build" olddefconfig >/dev/null
+	# shellcheck disable=SC2046
+	"$SHIFTBIND_ROOT/scripts/check-kconfig.sh" "$build/.config" $(config_fragments "$variant")
+	touch "$build/.shiftbind-configured"
+}
+
+build() {
+	local variant=${1:-test} src build key log_file
+	require_cmd git git
+	require_cmd flex flex
+	require_cmd bison bison
+	apply_series
+	configure "$variant"
+	src=$(source_dir)
+	build=$(build_dir "$variant")
+	key=$(series_key)
+	if [ "$(cat "$build/.shiftbind-built" 2>/dev/null)" = "$key" ] &&
+		[ -f "$build/arch/x86/boot/bzImage" ]; then
+		log "$variant kernel up to date: $build/arch/x86/boot/bzImage"
+		return 0
+	fi
+	check_free_space "$build" 2000
+	rm -f "$build/.shiftbind-built"
+	log_file=$build/shiftbind-build.log
+	log "building $variant kernel with -j$JOBS (log: $log_file)"
+	# LOCALVERSION set but empty: the release is the version plus the
+	# fragment's "-shiftbind", never a "+" for the git work tree.
+	if ! make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= bzImage headers >"$log_file" 2>&1; then
+		grep -E 'error|Error' "$log_file" | head -n 20 >&2 || true
+		tail -n 20 "$log_file" >&2
+		die "kernel build failed; full log: $log_file"
+	fi
+	echo "$key" >"$build/.shiftbind-built"
+	log "built $(cat "$build/include/config/kernel.release"): $build/arch/x86/boot/bzImage"
+}
+
+image() {
+	local img
+	img=$(build_dir "${1:-test}")/arch/x86/boot/bzImage
+	[ -f "$img" ] || die "no kernel built at $img; run 'make kernel'"
+	echo "$img"
+}
+
+default_dev_tree() { echo "$(kernel_cache)/dev"; }
+
+# A git work tree sharing the source repository's objects, on branch
+# "shiftbind", with each patch of the series as one commit.
+dev_tree() {
+	local tree=${1:-$(default_dev_tree)} repo
+	repo=$(source_dir)
+	[ -d "$repo/.git" ] || create_source_repo "$repo"
+	if [ -e "$tree" ]; then
+		log "dev tree already exists: $tree"
+		log "to start over from kernel-patches/: git -C $repo worktree remove --force $tree"
+		return 0
+	fi
+	git -C "$repo" worktree prune
+	git -C "$repo" "${GIT_ID[@]}" worktree add -q --detach "$tree" base
+	git -C "$tree" checkout -q -B shiftbind
+	local patches
+	mapfile -t patches < <(series_patches)
+	if [ "${#patches[@]}" -gt 0 ] &&
+		! git -C "$tree" "${GIT_ID[@]}" am -q --committer-date-is-author-date "${patches[@]}"; then
+		die "git am failed in $tree; resolve there ('git am --continue') or remove the tree"
+	fi
+	log "dev tree ready: $tree (branch shiftbind, ${#patches[@]} patches on tag base)"
+	log "edit and commit there, then 'make kernel-export' writes kernel-patches/"
+}
+
+# Write base..HEAD of a dev tree as numbered patches plus a series file.
+# --zero-commit and --no-signature make the output depend only on the
+# commits' content, so tree -> patches -> tree -> patches round-trips
+# without a diff.
+export_series() {
+	local tree=${1:-$(default_dev_tree)} out=${2:-$PATCH_DIR} tmp
+	[ -d "$tree" ] || die "no dev tree at $tree; create it with 'make kernel-tree'"
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		die "$tree has uncommitted changes; commit them (one commit per patch) first"
+	tmp=$(mktemp -d)
+	git -C "$tree" format-patch -q --zero-commit --no-signature --abbrev=12 \
+		-N -o "$tmp" base..HEAD
+	(cd "$tmp" && ls -1 -- *.patch 2>/dev/null || true) >"$tmp/series"
+	mkdir -p "$out"
+	rm -f "$out"/*.patch
+	if compgen -G "$tmp/*.patch" >/dev/null; then
+		mv "$tmp"/*.patch "$out/"
+	fi
+	mv "$tmp/series" "$out/series"
+	rmdir "$tmp"
+	log "wrote $(grep -c . "$out/series" || true) patches and the series file to $out"
+}
+
+main() {
+	local cmd=${1:-}
+	shift || true
+	case "$cmd" in
+	build) with_lock kernel build "$@" ;;
+	image) image "$@" ;;
+	build-dir) build_dir "$@" ;;
+	source-tree) with_lock kernel apply_series && source_dir ;;
+	dev-tree) with_lock kernel dev_tree "$@" ;;
+	export) export_series "$@" ;;
+	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export [ARGS]" ;;
+	esac
+}
+
+main "$@"

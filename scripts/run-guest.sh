@@ -1,0 +1,104 @@
+#!/bin/bash
+# run-guest.sh MODE KERNEL IMAGE [SUITES]: boot the guest under QEMU.
+#
+#   MODE    test (run SUITES, comma-separated), demo, or shell (interactive)
+#   KERNEL  bzImage to boot
+#   IMAGE   root image; test and demo boot a fresh copy of it, so every run
+#           starts from the same state (GUEST_DISK names a disk to reuse)
+#
+# Writes, under $SHIFTBIND_OUT:
+#   console.log      everything the guest printed on its serial console
+#   guest.results    what the guest wrote to its results port
+# and exits 0 only when the guest powered off after writing its
+# completion marker.  A panic, a hang (host-side timeout, GUEST_TIMEOUT
+# seconds) or a missing marker is a failure that names the console log.
+#
+# Acceleration is TCG: on this machine kind /dev/kvm opens but a KVM guest
+# never runs.  QEMU_ACCEL=kvm opts in where KVM works.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+readonly DONE_MARKER="# shiftbind-guest-done"
+
+mode=${1:?usage: run-guest.sh test|demo|shell KERNEL IMAGE [SUITES]}
+kernel=${2:?missing KERNEL}
+image=${3:?missing IMAGE}
+suites=${4:-}
+accel=${QEMU_ACCEL:-tcg}
+timeout_s=${GUEST_TIMEOUT:-2400}
+mem=${GUEST_MEM:-2048}
+console=$SHIFTBIND_OUT/console.log
+results=$SHIFTBIND_OUT/guest.results
+
+require_cmd qemu-system-x86_64 qemu-system-x86
+[ -f "$kernel" ] || die "kernel $kernel not found; run 'make kernel'"
+[ -f "$image" ] || die "guest image $image not found; run 'make guest'"
+mkdir -p "$SHIFTBIND_OUT"
+
+prepare_disk() {
+	if [ -n "${GUEST_DISK:-}" ]; then
+		[ -f "$GUEST_DISK" ] || cp --sparse=always "$image" "$GUEST_DISK"
+		echo "$GUEST_DISK"
+		return
+	fi
+	local disk=$SHIFTBIND_CACHE/run/disk-$$.img
+	mkdir -p "$SHIFTBIND_CACHE/run"
+	cp --sparse=always "$image" "$disk"
+	echo "$disk"
+}
+
+release_of() {
+	local build_dir
+	build_dir=$(dirname "$(dirname "$(dirname "$(dirname "$1")")")")
+	cat "$build_dir/include/config/kernel.release" 2>/dev/null || echo unknown
+}
+
+disk=$(prepare_disk)
+[ -n "${GUEST_DISK:-}" ] || trap 'rm -f "$disk"' EXIT
+
+append="root=/dev/vda rw console=ttyS0 panic=-1 oops=panic"
+append+=" init=/usr/lib/shiftbind/init shiftbind.mode=$mode"
+append+=" shiftbind.release=$(release_of "$kernel")"
+[ -z "$suites" ] || append+=" shiftbind.suites=$suites"
+append+=" ${GUEST_APPEND:-}"
+
+qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2 -m "$mem"
+	-kernel "$kernel" -append "$append"
+	-drive "file=$disk,if=virtio,format=raw,cache=unsafe"
+	-device virtio-rng-pci
+	-device virtio-serial-pci
+	-chardev "file,id=results,path=$results"
+	-device virtserialport,chardev=results,name=shiftbind.results
+	-nic none -display none -no-reboot)
+
+: >"$results"
+if [ "$mode" = shell ]; then
+	qemu+=(-serial mon:stdio)
+	printf '+ %q ' "${qemu[@]}" >&2
+	echo >&2
+	exec "${qemu[@]}"
+fi
+
+qemu+=(-serial "file:$console" -monitor none)
+printf 'qemu:' >&2
+printf ' %q' "${qemu[@]}" >&2
+echo >&2
+
+# Show results as they arrive; the guest's full console is in the log.
+tail -n +1 -f "$results" >&2 &
+tail_pid=$!
+status=0
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null || status=$?
+sleep 0.5
+kill "$tail_pid" 2>/dev/null || true
+wait "$tail_pid" 2>/dev/null || true
+
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+	die "guest did not finish within ${timeout_s}s (hung?); console log: $console"
+fi
+[ "$status" -eq 0 ] || die "qemu exited with status $status; console log: $console"
+if ! grep -qxF "$DONE_MARKER" "$results"; then
+	echo "--- last lines of $console:" >&2
+	tail -n 30 "$console" >&2
+	die "guest ended without completing its run (panic or crash?); console log: $console"
+fi

@@ -1,0 +1,27 @@
+#!/bin/bash
+# report.sh numbers the merged results, counts them, turns a test file
+# without a "# ran" marker into a failure (a guest that died must never
+# pass), turns skips into failures under CI, and exits non-zero on failure.
+. "$(dirname "$0")/../lib/testlib.sh"
+scratch_dir
+
+report=$SHIFTBIND_TESTS/../scripts/report.sh
+printf 'ok - a.one\n# ran a/one.sh\nok - a.two # SKIP no widget\n# ran a/two.sh\n' >"$SCRATCH/results"
+printf 'a/one.sh\na/two.sh\n' >"$SCRATCH/expect"
+
+CI= assert_status 0 "$report" --expect "$SCRATCH/expect" "$SCRATCH/tap" "$SCRATCH/results"
+assert_eq "1 passed, 0 failed, 1 skipped" "$(tail -n 1 <<<"$OUTPUT")" "summary"
+assert_eq "$(printf 'TAP version 13\n1..2\nok 1 - a.one\nok 2 - a.two # SKIP no widget')" \
+	"$(cat "$SCRATCH/tap")" "TAP file"
+
+CI=1 assert_status 1 "$report" --expect "$SCRATCH/expect" "$SCRATCH/tap" "$SCRATCH/results"
+assert_eq "1 passed, 1 failed, 0 skipped" "$(tail -n 1 <<<"$OUTPUT")" "summary under CI"
+
+echo 'b/never.sh' >>"$SCRATCH/expect"
+CI= assert_status 1 "$report" --expect "$SCRATCH/expect" "$SCRATCH/tap" "$SCRATCH/results"
+assert_contains 'not ok - b.never' "$OUTPUT"
+assert_contains 'no result: the guest ended before b/never.sh ran' "$OUTPUT"
+assert_eq "1 passed, 1 failed, 1 skipped" "$(tail -n 1 <<<"$OUTPUT")" "summary with a missing result"
+
+CI= assert_status 1 "$report" "$SCRATCH/tap" /dev/null
+assert_eq "0 passed, 1 failed, 0 skipped" "$(tail -n 1 <<<"$OUTPUT")" "summary of an empty run"

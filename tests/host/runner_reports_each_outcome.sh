@@ -1,0 +1,29 @@
+#!/bin/bash
+# The suite runner turns exit statuses and TAP output into result lines:
+# pass, fail with the test's output as diagnostics, skip with its reason,
+# TAP subtests under the suite's name, a TAP file whose plan does not match
+# as a failure, and a "# ran" marker after every file.
+. "$(dirname "$0")/../lib/testlib.sh"
+scratch_dir
+
+suite=$SCRATCH/demo
+mkdir -p "$suite"
+printf '#!/bin/sh\nexit 0\n' >"$suite/passes.sh"
+printf '#!/bin/sh\necho something broke\nexit 3\n' >"$suite/fails.sh"
+printf '#!/bin/sh\necho "SKIP: no widget"\nexit 77\n' >"$suite/skips.sh"
+printf '#!/bin/sh\necho 1..2\necho "ok 1 first"\necho "not ok 2 second"\n' >"$suite/sub.tap"
+printf '#!/bin/sh\necho 1..3\necho "ok 1 - only"\n' >"$suite/short.tap"
+printf 'not executable, not a test\n' >"$suite/README"
+chmod +x "$suite"/*.sh "$suite"/*.tap
+
+out=$("$SHIFTBIND_TESTS/lib/runner.sh" --logs "$SCRATCH/logs" "$suite" 2>/dev/null)
+assert_contains $'not ok - demo.fails\n#   exit status 3\n#   something broke' "$out"
+assert_contains 'ok - demo.passes' "$out"
+assert_contains 'ok - demo.skips # SKIP no widget' "$out"
+assert_contains 'ok - demo.first' "$out"
+assert_contains 'not ok - demo.second' "$out"
+assert_contains 'ok - demo.only' "$out"
+assert_contains $'not ok - demo.short\n#   exit status 0, planned 3, reported 1' "$out"
+assert_eq 5 "$(grep -c '^# ran demo/' <<<"$out")" "number of ran markers"
+assert_eq "$(printf 'demo/fails.sh\ndemo/passes.sh\ndemo/short.tap\ndemo/skips.sh\ndemo/sub.tap')" \
+	"$("$SHIFTBIND_TESTS/lib/runner.sh" --list "$suite")" "listed test files"

@@ -1,0 +1,134 @@
+#!/bin/bash
+# runner.sh: run test suites, on the host or in the guest, and print results.
+#
+#   runner.sh [--logs DIR] SUITE_DIR...    run, print result lines on stdout
+#   runner.sh --list SUITE_DIR...          print the test files that will run
+#
+# A suite is a directory; its name is the directory's name.  Each executable
+# file in it is one test file:
+#   NAME.sh   one test, "SUITE.NAME"; exit 0 = pass, 77 = skip (its last
+#             line of output is the reason), anything else = fail
+#   NAME.tap  prints TAP; each "ok N NAME" / "not ok N NAME" line becomes
+#             "SUITE.NAME"; a non-zero exit or a plan that does not match
+#             the lines printed adds a failure "SUITE.NAME"
+#
+# Output, one line per result, unnumbered (the host numbers them):
+#   ok - SUITE.NAME
+#   ok - SUITE.NAME # SKIP reason
+#   not ok - SUITE.NAME
+#   # diagnostic lines (after a failure: the tail of the test's output)
+#   # ran SUITE/FILE            (after each test file, whatever its result)
+# The "# ran" markers let the host tell a test that ran from one that left
+# no result because the guest died.
+set -uo pipefail
+
+TEST_TIMEOUT=${TEST_TIMEOUT:-600}
+readonly DIAG_LINES=40
+
+test_files() {
+	local dir=$1 f
+	for f in "$dir"/*.sh "$dir"/*.tap; do
+		[ -f "$f" ] && [ -x "$f" ] && echo "$f"
+	done | sort
+}
+
+diagnostics() { tail -n "$DIAG_LINES" "$1" | sed 's/^/#   /'; }
+
+status_reason() {
+	case $1 in
+	124 | 137) echo "timed out after ${TEST_TIMEOUT}s" ;;
+	*) echo "exit status $1" ;;
+	esac
+}
+
+run_sh_test() {
+	local suite=$1 file=$2 log=$3 name status reason
+	name=$suite.$(basename "$file" .sh)
+	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
+	status=$?
+	case $status in
+	0) echo "ok - $name" ;;
+	77)
+		reason=$(tail -n 1 "$log")
+		echo "ok - $name # SKIP ${reason#SKIP: }"
+		;;
+	*)
+		echo "not ok - $name"
+		echo "#   $(status_reason "$status")"
+		diagnostics "$log"
+		;;
+	esac
+}
+
+# Re-emit a TAP program's results under the suite's name.  Anything that
+# looks like a result but does not parse, a missing or wrong plan, and a
+# non-zero exit are failures of the file itself.
+run_tap_test() {
+	local suite=$1 file=$2 log=$3 stem status line planned=-1 seen=0 bad=0
+	stem=$(basename "$file" .tap)
+	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
+	status=$?
+	local re='^(not )?ok [0-9]+ (- )?([^#]*[^# ])( # (SKIP|skip)(.*))?$'
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		if [[ $line =~ ^1\.\.([0-9]+) ]]; then
+			planned=${BASH_REMATCH[1]}
+		elif [[ $line =~ $re ]]; then
+			seen=$((seen + 1))
+			local tname=${BASH_REMATCH[3]// /_}
+			if [ -n "${BASH_REMATCH[1]}" ]; then
+				echo "not ok - $suite.$tname"
+				echo "#   see $stem output below"
+				bad=1
+			elif [ -n "${BASH_REMATCH[5]}" ]; then
+				echo "ok - $suite.$tname # SKIP${BASH_REMATCH[6]}"
+			else
+				echo "ok - $suite.$tname"
+			fi
+		fi
+	done <"$log"
+	if [ "$status" -ne 0 ] || [ "$planned" -ne "$seen" ] || [ "$bad" -ne 0 ]; then
+		echo "not ok - $suite.$stem"
+		echo "#   $(status_reason "$status"), planned $planned, reported $seen"
+		diagnostics "$log"
+	fi
+}
+
+run_suites() {
+	local logs=$1 dir suite file
+	shift
+	mkdir -p "$logs"
+	for dir in "$@"; do
+		suite=$(basename "$dir")
+		while read -r file; do
+			local log=$logs/$suite.$(basename "$file").log
+			printf 'running %s/%s\n' "$suite" "$(basename "$file")" >&2
+			case $file in
+			*.sh) run_sh_test "$suite" "$file" "$log" ;;
+			*.tap) run_tap_test "$suite" "$file" "$log" ;;
+			esac
+			echo "# ran $suite/$(basename "$file")"
+		done < <(test_files "$dir")
+	done
+}
+
+main() {
+	local logs=${TMPDIR:-/tmp}/shiftbind-test-logs
+	case ${1:-} in
+	--list)
+		shift
+		local dir
+		for dir in "$@"; do
+			test_files "$dir" | sed "s|^.*/|$(basename "$dir")/|"
+		done
+		return
+		;;
+	--logs)
+		logs=$2
+		shift 2
+		;;
+	esac
+	run_suites "$logs" "$@"
+}
+
+main "$@"

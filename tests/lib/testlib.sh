@@ -1,0 +1,117 @@
+# shellcheck shell=bash
+# Helpers for shell tests (host and guest).  Sourced by tests/<suite>/*.sh.
+#
+# A test states what it checks with the assert_* helpers; the first failed
+# assertion prints what was expected and what was seen, and exits 1.
+
+set -euo pipefail
+
+SHIFTBIND_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Where the guest image installs the project (see rootfs-builder/build-image.sh).
+SHIFTBIND_GUEST_LIB=/usr/lib/shiftbind
+PROBE=${PROBE:-$SHIFTBIND_GUEST_LIB/probe}
+IMAGE_STORE=${IMAGE_STORE:-/srv/images}
+SHARED_IMAGE=${SHARED_IMAGE:-$IMAGE_STORE/busybox}
+TEST_USER=${TEST_USER:-tester}
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+skip() {
+	printf 'SKIP: %s\n' "$*"
+	exit 77
+}
+
+# Tests run by `make test` must not skip in CI; say so in the reason.
+require_guest() {
+	[ -e /run/shiftbind-guest ] || skip "runs only inside the shiftbind guest"
+}
+
+assert_eq() {
+	local expected=$1 actual=$2 what=${3:-value}
+	[ "$expected" = "$actual" ] ||
+		fail "$what: expected '$expected', got '$actual'"
+}
+
+assert_match() {
+	local pattern=$1 actual=$2 what=${3:-value}
+	[[ $actual =~ $pattern ]] ||
+		fail "$what: expected to match /$pattern/, got '$actual'"
+}
+
+assert_contains() {
+	local needle=$1 haystack=$2 what=${3:-output}
+	[[ $haystack == *"$needle"* ]] ||
+		fail "$what: expected to contain '$needle', got: $haystack"
+}
+
+# assert_status EXPECTED CMD...: run CMD, fail unless it exits EXPECTED.
+# Its output is kept in $OUTPUT for further assertions.
+assert_status() {
+	local expected=$1 status=0
+	shift
+	OUTPUT=$("$@" 2>&1) || status=$?
+	[ "$status" -eq "$expected" ] ||
+		fail "'$*' exited $status, expected $expected; output: $OUTPUT"
+}
+
+# scratch_dir: a fresh directory removed when the test exits.
+scratch_dir() {
+	SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/shiftbind-test.XXXXXX")
+	trap 'rm -rf "$SCRATCH"' EXIT
+}
+
+# json_args ARG...: the arguments as a JSON array of strings.
+json_args() { jq -nc '$ARGS.positional' --args "$@"; }
+
+# make_bundle DIR ROOTFS UID_MAP GID_MAP ARG...
+#
+# An OCI bundle running ARG... in ROOTFS.  UID_MAP and GID_MAP are
+# "CONTAINER HOST SIZE[,CONTAINER HOST SIZE...]", or "none" for a container
+# without a user namespace.  Starts from `crun spec`, so the mounts are
+# crun's defaults.
+make_bundle() {
+	local dir=$1 rootfs=$2 uid_map=$3 gid_map=$4
+	shift 4
+	mkdir -p "$dir"
+	(cd "$dir" && rm -f config.json && crun spec)
+	local filter='.root.path = $root | .root.readonly = false
+		| .process.terminal = false | .process.args = $args
+		| .hostname = "shiftbind-test"'
+	if [ "$uid_map" != none ]; then
+		filter+=' | .linux.namespaces += [{"type": "user"}]
+			| .linux.uidMappings = $uids | .linux.gidMappings = $gids'
+	fi
+	jq --arg root "$rootfs" --argjson args "$(json_args "$@")" \
+		--argjson uids "$(id_mappings "$uid_map")" \
+		--argjson gids "$(id_mappings "$gid_map")" \
+		"$filter" "$dir/config.json" >"$dir/config.json.new"
+	mv "$dir/config.json.new" "$dir/config.json"
+}
+
+# id_mappings "C H S[,C H S...]": the OCI JSON form of a mapping.
+id_mappings() {
+	[ "$1" = none ] && { echo '[]'; return; }
+	tr ',' '\n' <<<"$1" | jq -R 'split(" ") | map(tonumber)
+		| {containerID: .[0], hostID: .[1], size: .[2]}' | jq -s .
+}
+
+# crun_run BUNDLE ID: run the container as root, cgroups managed by crun.
+crun_run() {
+	crun --cgroup-manager=cgroupfs run -b "$1" "$2"
+}
+
+# crun_run_as USER BUNDLE ID: rootless crun run by USER.
+crun_run_as() {
+	local user=$1 bundle=$2 id=$3
+	su "$user" -s /bin/sh -c \
+		"crun --root /tmp/$user-crun --cgroup-manager=disabled run -b '$bundle' '$id'"
+}
+
+# subid_range USER FILE: "START COUNT" of USER's range in /etc/subuid or subgid.
+subid_range() {
+	awk -F: -v u="$1" '$1 == u { print $2, $3; exit }' "$2"
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe: a static multi-call program run inside test containers.
+ *
+ * Containers in the tests run this instead of distro tools, so that what
+ * they print is exactly what the tests assert on and does not depend on
+ * the image's userland.  Every command prints one line per result and
+ * exits 0 on success, 1 when the operation failed (with "errno=NAME"
+ * printed, so tests can assert on the exact error), 2 on bad usage.
+ *
+ *   probe id                     uid=U gid=G euid=U egid=G
+ *   probe stat PATH...           UID:GID MODE PATH      (lstat)
+ *   probe create PATH [MODE]     creates a file, then prints its stat line
+ *   probe mkdir PATH [MODE]      creates a directory, then prints its stat line
+ *   probe chown UID:GID PATH     lchown, then prints the stat line
+ *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
+ *   probe exit N                 exits with status N
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct command {
+	const char *name;
+	int min_args;
+	int (*run)(int argc, char **argv);
+};
+
+static int fail(const char *op, const char *path)
+{
+	int err = errno;
+
+	printf("%s %s: errno=%s (%s)\n", op, path, strerrorname_np(err),
+	       strerror(err));
+	return 1;
+}
+
+static int print_stat(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return fail("stat", path);
+	printf("%u:%u %04o %s\n", (unsigned int)st.st_uid,
+	       (unsigned int)st.st_gid, (unsigned int)(st.st_mode & 07777),
+	       path);
+	return 0;
+}
+
+static mode_t mode_arg(int argc, char **argv, int index, mode_t fallback)
+{
+	return argc > index ? (mode_t)strtoul(argv[index], NULL, 8) : fallback;
+}
+
+static int cmd_id(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("uid=%u gid=%u euid=%u egid=%u\n", getuid(), getgid(),
+	       geteuid(), getegid());
+	return 0;
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	int status = 0;
+
+	for (int i = 0; i < argc; i++)
+		status |= print_stat(argv[i]);
+	return status;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	int fd = open(argv[0], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+		      mode_arg(argc, argv, 1, 0644));
+
+	if (fd < 0)
+		return fail("create", argv[0]);
+	close(fd);
+	return print_stat(argv[0]);
+}
+
+static int cmd_mkdir(int argc, char **argv)
+{
+	if (mkdir(argv[0], mode_arg(argc, argv, 1, 0755)) < 0)
+		return fail("mkdir", argv[0]);
+	return print_stat(argv[0]);
+}
+
+static int cmd_chown(int argc, char **argv)
+{
+	unsigned int uid, gid;
+
+	(void)argc;
+	if (sscanf(argv[0], "%u:%u", &uid, &gid) != 2) {
+		fprintf(stderr, "probe chown: expected UID:GID, got '%s'\n",
+			argv[0]);
+		return 2;
+	}
+	if (lchown(argv[1], uid, gid) < 0)
+		return fail("chown", argv[1]);
+	return print_stat(argv[1]);
+}
+
+static int cmd_remount_rw(int argc, char **argv)
+{
+	(void)argc;
+	if (mount(NULL, argv[0], NULL, MS_REMOUNT | MS_BIND, NULL) < 0)
+		return fail("remount-rw", argv[0]);
+	printf("remount-rw %s: ok\n", argv[0]);
+	return 0;
+}
+
+static int cmd_exit(int argc, char **argv)
+{
+	(void)argc;
+	return atoi(argv[0]);
+}
+
+static const struct command commands[] = {
+	{ "id", 0, cmd_id },
+	{ "stat", 1, cmd_stat },
+	{ "create", 1, cmd_create },
+	{ "mkdir", 1, cmd_mkdir },
+	{ "chown", 2, cmd_chown },
+	{ "remount-rw", 1, cmd_remount_rw },
+	{ "exit", 1, cmd_exit },
+};
+
+static void usage(void)
+{
+	fputs("usage: probe COMMAND [ARGS]; commands:", stderr);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(stderr, " %s", commands[i].name);
+	fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		usage();
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const struct command *c = &commands[i];
+
+		if (strcmp(argv[1], c->name) != 0)
+			continue;
+		if (argc - 2 < c->min_args) {
+			fprintf(stderr, "probe %s: needs %d argument(s)\n",
+				c->name, c->min_args);
+			return 2;
+		}
+		return c->run(argc - 2, argv + 2);
+	}
+	fprintf(stderr, "probe: unknown command '%s'\n", argv[1]);
+	usage();
+	return 2;
+}
