@@ -16,8 +16,8 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wstrict-prototypes -Wswitch-enum
 PROBE_CFLAGS := -O2 -static $(WARNINGS)
 
-.PHONY: help deps kernel kernel-debug guest userspace test demo shell \
-	kernel-tree kernel-export clean clean-cache
+.PHONY: help deps kernel kernel-debug guest userspace oci-hook test demo \
+	shell fuzz kernel-tree kernel-export clean clean-cache
 
 help:
 	@echo "shiftbind targets:"
@@ -29,6 +29,7 @@ help:
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
 	@echo "  make kernel-export  write that tree's commits back to kernel-patches/"
+	@echo "  make fuzz           run the hook's parser fuzzer longer (FUZZ_TIME=600 seconds)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
 	@echo "  make clean          remove out/ (results, logs, small builds)"
 	@echo "  make clean-cache    remove $(SHIFTBIND_CACHE) (next build starts cold)"
@@ -42,7 +43,11 @@ kernel: deps
 kernel-debug: deps
 	@scripts/kernel.sh build debug
 
-userspace: $(BUILD)/probe
+userspace: $(BUILD)/probe oci-hook
+
+# The hook and the CLI, built for the host and installed into the guest.
+oci-hook: | deps
+	@$(MAKE) -s -C oci-hook O=$(BUILD)/oci-hook
 
 $(BUILD)/probe: tests/probe/probe.c | deps
 	@mkdir -p $(@D)
@@ -61,6 +66,9 @@ demo: deps kernel userspace
 shell: deps kernel userspace
 	@scripts/run-guest.sh shell "$$(scripts/kernel.sh image)" \
 		"$$(rootfs-builder/build-image.sh $(BUILD))"
+
+fuzz: deps
+	@FUZZ_TIME=$${FUZZ_TIME:-600} tests/host/hook_fuzz_parser.sh
 
 kernel-tree: deps
 	@scripts/kernel.sh dev-tree $(KERNEL_TREE)

@@ -1,10 +1,11 @@
 #!/bin/bash
-# build-image.sh BIN_DIR: print the path of the guest root image, building
-# it first when any of its inputs changed.
+# build-image.sh BIN_DIR [KSELFTEST_DIR]: print the path of the guest root
+# image, building it first when any of its inputs changed.
 #
 # The image is the debootstrapped base (rootfs-builder/debootstrap.sh) plus
 # an overlay of the project's files: the guest init, the test suites, the
-# programs built into BIN_DIR, a test user with subordinate ids, and the
+# programs built into BIN_DIR, the kernel selftests built into
+# KSELFTEST_DIR (scripts/kselftests.sh), a test user with subordinate ids, and the
 # shared image store.  The overlay is assembled first (a second), its
 # content hash keys the image, and only a new key costs a copy of the base
 # and `mkfs.ext4 -d` (seconds, no loop mount, no debootstrap).
@@ -15,7 +16,9 @@ readonly GUEST_LIB=usr/lib/shiftbind
 readonly IMAGE_SIZE=${GUEST_IMAGE_SIZE:-3G}
 readonly TEST_USER=tester TEST_UID=1001
 readonly SUBID_START=300000 SUBID_COUNT=65536
+readonly STORE_GROUP=shiftbind
 work= # scratch directory, removed on exit
+kselftests= # KSELFTEST_DIR, optional
 
 install_project_files() {
 	local overlay=$1 bin=$2 suite
@@ -23,10 +26,28 @@ install_project_files() {
 	install -m 755 "$SHIFTBIND_ROOT/rootfs-builder/guest/init" \
 		"$SHIFTBIND_ROOT/rootfs-builder/guest/demo.sh" "$overlay/$GUEST_LIB/"
 	install -m 755 "$bin/probe" "$overlay/$GUEST_LIB/probe"
+	# The hook and the CLI, as a distribution package would install them.
+	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2
+	# The guest's store: images are writable, since the tests write through
+	# shifts; setuid binaries in them must run as the container's root.
+	echo "/srv/images" >"$overlay/etc/shiftbind/allow.conf"
+	[ -z "$kselftests" ] || install_kselftests "$overlay/$GUEST_LIB/kselftests"
 	# Guest suites only: host/ runs on the host, probe/ is source.
 	for suite in "$SHIFTBIND_ROOT"/tests/*/; do
 		case $(basename "$suite") in host | probe) continue ;; esac
 		cp -a "$suite" "$overlay/$GUEST_LIB/tests/"
+	done
+}
+
+# Only the test programs, not the objects and logs next to them.
+install_kselftests() {
+	local dest=$1 dir program
+	for dir in "$kselftests"/*/; do
+		install -d "$dest/$(basename "$dir")"
+		for program in "$dir"*; do
+			[ -f "$program" ] && [ -x "$program" ] &&
+				install -m 755 "$program" "$dest/$(basename "$dir")/"
+		done
 	done
 }
 
@@ -56,6 +77,9 @@ install_shared_image() {
 	echo "owned by uid 1000" >"$image/home/user/file"
 	chown -R 1000:1000 "$image/home/user"
 	chown 0:0 "$1/srv" "$1/srv/images"
+	# The mount targets runtimes bind into a container, with the tool
+	# the docs tell image owners to use.
+	"$bin/oci-hook/shiftbind" prepare-image "$image" >&2
 }
 
 assemble_overlay() {
@@ -77,6 +101,12 @@ configure_users() {
 	chroot "$root" useradd --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
+	# Only root and the group of users allowed to run rootless containers
+	# on the store may traverse it (see configfd-bind(7), security).
+	chroot "$root" groupadd --system "$STORE_GROUP"
+	chroot "$root" usermod --append --groups "$STORE_GROUP" "$TEST_USER"
+	chroot "$root" chgrp "$STORE_GROUP" /srv/images
+	chmod 0710 "$root/srv/images"
 	echo shiftbind-guest >"$root/etc/hostname"
 }
 
@@ -95,7 +125,8 @@ make_image() {
 }
 
 main() {
-	local bin=${1:?usage: build-image.sh BIN_DIR} base key image
+	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image
+	kselftests=${2:-}
 	require_cmd mkfs.ext4 e2fsprogs
 	base=$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")
 	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")

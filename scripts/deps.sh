@@ -8,10 +8,15 @@ readonly PACKAGES=(
 	# kernel build
 	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 	cpio kmod rsync dwarves python3 xz-utils git
+	# scripts/checkpatch.pl (its SPDX check)
+	python3-ply python3-git
 	# guest
 	qemu-system-x86 debootstrap e2fsprogs
-	# user space: hook, CLI, tests
+	# user space: hook, CLI, tests (clang + libclang-rt: libFuzzer, ASan)
 	libyajl-dev libseccomp-dev pkg-config jq crun uidmap
+	clang libclang-rt-14-dev valgrind
+	# man pages: render checks
+	man-db mandoc groff-base
 )
 
 missing=()

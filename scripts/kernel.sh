@@ -100,11 +100,32 @@ unignore_tree() {
 	git -C "$tree" "${GIT_ID[@]}" commit -q -a -m "shiftbind: drop Debian's catch-all .gitignore rules"
 }
 
-# Bring the work tree of the source repository to base + series.  Only the
-# files the old or new series touch are rewritten, so make rebuilds only
-# what depends on them.
+# The git tree of base + series, built in a scratch index: the work tree
+# is not touched, so a patch that does not apply leaves it as it was.
+series_tree() {
+	local dir=$1 patch index
+	index=$(mktemp)
+	rm -f "$index"
+	GIT_INDEX_FILE=$index git -C "$dir" read-tree base
+	while read -r patch; do
+		log "applying ${patch##*/}"
+		if ! GIT_INDEX_FILE=$index git -C "$dir" apply --cached \
+			--whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
+			rm -f "$index"
+			cat "$dir/.git/apply.log" >&2
+			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
+		fi
+	done < <(series_patches)
+	GIT_INDEX_FILE=$index git -C "$dir" write-tree
+	rm -f "$index"
+}
+
+# Bring the work tree of the source repository to base + series.  Moving
+# it with `git reset --hard` rewrites only the files whose content
+# differs, so everything else keeps its mtime and make rebuilds only what
+# depends on the changed files.
 apply_series() {
-	local dir key patch
+	local dir key tree commit
 	dir=$(source_dir)
 	[ -d "$dir/.git" ] || create_source_repo "$dir"
 	key=$(series_key)
@@ -112,15 +133,10 @@ apply_series() {
 		return 0
 	fi
 	rm -f "$dir/.git/shiftbind-series"
-	git -C "$dir" reset -q --hard base
+	tree=$(series_tree "$dir")
+	commit=$(git -C "$dir" "${GIT_ID[@]}" commit-tree "$tree" -p base -m "series $key")
+	git -C "$dir" reset -q --hard "$commit"
 	git -C "$dir" clean -q -fdx
-	while read -r patch; do
-		log "applying ${patch##*/}"
-		if ! git -C "$dir" apply --whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
-			cat "$dir/.git/apply.log" >&2
-			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
-		fi
-	done < <(series_patches)
 	echo "$key" >"$dir/.git/shiftbind-series"
 }
 

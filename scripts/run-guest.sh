@@ -9,6 +9,7 @@
 # Writes, under $SHIFTBIND_OUT:
 #   console.log      everything the guest printed on its serial console
 #   guest.results    what the guest wrote to its results port
+# (GUEST_CONSOLE and GUEST_RESULTS name other files, for a second boot).
 # and exits 0 only when the guest powered off after writing its
 # completion marker.  A panic, a hang (host-side timeout, GUEST_TIMEOUT
 # seconds) or a missing marker is a failure that names the console log.
@@ -27,8 +28,8 @@ suites=${4:-}
 accel=${QEMU_ACCEL:-tcg}
 timeout_s=${GUEST_TIMEOUT:-2400}
 mem=${GUEST_MEM:-2048}
-console=$SHIFTBIND_OUT/console.log
-results=$SHIFTBIND_OUT/guest.results
+console=${GUEST_CONSOLE:-$SHIFTBIND_OUT/console.log}
+results=${GUEST_RESULTS:-$SHIFTBIND_OUT/guest.results}
 
 require_cmd qemu-system-x86_64 qemu-system-x86
 [ -f "$kernel" ] || die "kernel $kernel not found; run 'make kernel'"

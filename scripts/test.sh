@@ -14,14 +14,36 @@ readonly HOST_SUITES=(host)
 bin=${1:?usage: test.sh BIN_DIR}
 
 # Every directory of tests/ is a suite, except the shared library, the
-# container probe's source, and the host suites.
+# container probe's source, the host suites, and after-reboot/.
 guest_suites() {
 	local dir name
 	for dir in "$TESTS"/*/; do
 		name=$(basename "$dir")
-		case $name in lib | probe | host) continue ;; esac
+		case $name in lib | probe | host | after-reboot) continue ;; esac
 		echo "$name"
 	done
+}
+
+# Tests that check, on a second boot of the same disk, what the first
+# boot left: tests/after-reboot/SUITE/ (results are "SUITE.NAME").
+reboot_suites() {
+	local dir
+	for dir in "$TESTS"/after-reboot/*/; do
+		[ -d "$dir" ] && basename "$dir"
+	done
+}
+
+# boot_guest RESULTS CONSOLE SUITES: one boot of the test guest.
+boot_guest() {
+	GUEST_RESULTS=$1 GUEST_CONSOLE=$2 "$SHIFTBIND_ROOT/scripts/run-guest.sh" \
+		test "$kernel" "$image" "$3"
+}
+
+harness_failure() {
+	{
+		echo "not ok - $1"
+		grep 'error:' "$2" | sed 's/^/#   /'
+	} >>"$SHIFTBIND_OUT/harness.results"
 }
 
 selected() {
@@ -30,9 +52,10 @@ selected() {
 }
 
 main() {
-	local suite kernel image host_dirs=() guest=() status=0
+	local suite kernel kselftests image host_dirs=() guest=() status=0
 	mkdir -p "$SHIFTBIND_OUT"
-	rm -f "$SHIFTBIND_OUT"/{host,guest,harness}.results "$SHIFTBIND_OUT/expected.list"
+	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,harness}.results \
+		"$SHIFTBIND_OUT/expected.list"
 	: >"$SHIFTBIND_OUT/harness.results"
 
 	for suite in "${HOST_SUITES[@]}"; do
@@ -50,27 +73,42 @@ main() {
 	fi
 
 	if [ "${#guest[@]}" -gt 0 ]; then
-		local dirs=()
+		local dirs=() reboot=()
 		for suite in "${guest[@]}"; do dirs+=("$TESTS/$suite"); done
+		while read -r suite; do
+			selected "$suite" && reboot+=("after-reboot/$suite")
+		done < <(reboot_suites)
 		"$TESTS/lib/runner.sh" --list "${dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
+		[ "${#reboot[@]}" -eq 0 ] || "$TESTS/lib/runner.sh" --list \
+			"${reboot[@]/#/$TESTS/}" >>"$SHIFTBIND_OUT/expected.list"
+		# Both boots use one disk, so the second sees what the first wrote.
+		export GUEST_DISK=$SHIFTBIND_CACHE/run/test-disk-$$.img
+		mkdir -p "$SHIFTBIND_CACHE/run"
+		rm -f "$GUEST_DISK"
 		kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image) &&
-			image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin") &&
+			kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
+			image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
 			log "booting the guest for suites: ${guest[*]}" &&
-			"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$kernel" "$image" \
+			boot_guest "$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/console.log" \
 				"$(IFS=,; echo "${guest[*]}")" 2>"$SHIFTBIND_OUT/guest-run.log" ||
 			status=$?
 		cat "$SHIFTBIND_OUT/guest-run.log" >&2
-		if [ "$status" -ne 0 ]; then
-			{
-				echo "not ok - guest.run"
-				grep 'error:' "$SHIFTBIND_OUT/guest-run.log" | sed 's/^/#   /'
-			} >>"$SHIFTBIND_OUT/harness.results"
+		[ "$status" -eq 0 ] || harness_failure guest.run "$SHIFTBIND_OUT/guest-run.log"
+		if [ "$status" -eq 0 ] && [ "${#reboot[@]}" -gt 0 ]; then
+			log "booting the same disk again for: ${reboot[*]}"
+			boot_guest "$SHIFTBIND_OUT/guest-reboot.results" \
+				"$SHIFTBIND_OUT/console-reboot.log" "$(IFS=,; echo "${reboot[*]}")" \
+				2>"$SHIFTBIND_OUT/guest-reboot.log" ||
+				harness_failure guest.reboot "$SHIFTBIND_OUT/guest-reboot.log"
+			cat "$SHIFTBIND_OUT/guest-reboot.log" >&2
 		fi
+		rm -f "$GUEST_DISK"
 	fi
 
 	"$SHIFTBIND_ROOT/scripts/report.sh" --expect "$SHIFTBIND_OUT/expected.list" \
 		"$SHIFTBIND_OUT/results.tap" "$SHIFTBIND_OUT/host.results" \
-		"$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/harness.results"
+		"$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/guest-reboot.results" \
+		"$SHIFTBIND_OUT/harness.results"
 }
 
 main "$@"

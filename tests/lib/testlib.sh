@@ -115,3 +115,37 @@ crun_run_as() {
 subid_range() {
 	awk -F: -v u="$1" '$1 == u { print $2, $3; exit }' "$2"
 }
+
+# annotate BUNDLE KEY VALUE: set an OCI annotation in BUNDLE/config.json.
+annotate() {
+	jq --arg k "$2" --arg v "$3" '.annotations[$k] = $v' "$1/config.json" >"$1/config.json.new"
+	mv "$1/config.json.new" "$1/config.json"
+}
+
+# run_as_user BUNDLE UID GID: the container's process runs as UID:GID.
+run_as_user() {
+	jq --argjson u "$2" --argjson g "$3" '.process.user = {uid: $u, gid: $g}' \
+		"$1/config.json" >"$1/config.json.new"
+	mv "$1/config.json.new" "$1/config.json"
+}
+
+# with_hook BUNDLE [--rootless]: register shiftbind-hook in the bundle the
+# way the docs tell users to, and keep the hook's stderr (crun discards
+# it otherwise) in BUNDLE/hook.stderr.
+with_hook() {
+	local bundle=$1
+	shift
+	shiftbind patch-config "$@" "$bundle" >/dev/null
+	annotate "$bundle" run.oci.hooks.stderr "$bundle/hook.stderr"
+}
+
+# The owners the shared image has on disk, as a container with a working
+# shift must show them (probe stat output).
+readonly REAL_OWNERS="0:0 0755 /
+0:0 0777 /bin/sh
+0:42 0640 /etc/shadow
+1000:1000 0644 /home/user/file"
+readonly OWNER_PATHS=(/ /bin/sh /etc/shadow /home/user/file)
+
+# mount_table: this namespace's mounts, for before/after comparisons.
+mount_table() { awk '{ print $4, $5, $6, $9, $10 }' /proc/self/mountinfo | sort; }

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fileio.c: see fileio.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "common.h"
+#include "fileio.h"
+
+/* Grow by doubling from here; most inputs fit the first buffer. */
+#define READ_CHUNK 4096
+
+static int grow(char **buf, size_t *size, size_t cap, struct error *e)
+{
+	/* One byte beyond the cap tells "exactly cap" from "more". */
+	size_t want = *size * 2 > cap + 2 ? cap + 2 : *size * 2;
+	char *bigger = realloc(*buf, want);
+
+	if (!bigger)
+		return error_errno(e, ENOMEM, "read");
+	*buf = bigger;
+	*size = want;
+	return 0;
+}
+
+int read_fd_capped(int fd, const char *what, size_t cap, char **out,
+		   size_t *len, struct error *e)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t size = READ_CHUNK, used = 0;
+	int ret;
+
+	buf = malloc(size);
+	if (!buf)
+		return error_errno(e, ENOMEM, "read %s", what);
+	for (;;) {
+		ssize_t n;
+
+		if (used + 1 >= size) {
+			ret = grow(&buf, &size, cap, e);
+			if (ret < 0)
+				return ret;
+		}
+		n = read(fd, buf + used, size - used - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error_errno(e, errno, "read %s", what);
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used > cap)
+			return error_msg(e, EFBIG, "%s: larger than %zu bytes",
+					 what, cap);
+	}
+	buf[used] = '\0';
+	*len = used;
+	*out = steal_pointer(&buf);
+	return 0;
+}
+
+static const char *file_type_name(mode_t mode)
+{
+	static const struct {
+		mode_t type;
+		const char *name;
+	} names[] = {
+		{ S_IFDIR, "a directory" },
+		{ S_IFIFO, "a FIFO" },
+		{ S_IFSOCK, "a socket" },
+		{ S_IFCHR, "a character device" },
+		{ S_IFBLK, "a block device" },
+		{ S_IFLNK, "a symbolic link" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if ((mode & S_IFMT) == names[i].type)
+			return names[i].name;
+	return "not a regular file";
+}
+
+int read_regular_file_at(int dirfd, const char *name, const char *display,
+			 enum open_policy policy, size_t cap, char **out,
+			 size_t *len, struct error *e)
+{
+	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	if (policy == REFUSE_SYMLINK)
+		flags |= O_NOFOLLOW;
+	fd = openat(dirfd, name, flags);
+	if (fd < 0 && errno == ELOOP && policy == REFUSE_SYMLINK)
+		return error_msg(e, ELOOP,
+				 "open `%s`: is a symbolic link, refused",
+				 display);
+	if (fd < 0)
+		return error_errno(e, errno, "open `%s`", display);
+	if (fstat(fd, &st) < 0)
+		return error_errno(e, errno, "stat `%s`", display);
+	if (!S_ISREG(st.st_mode))
+		return error_msg(e, EINVAL, "open `%s`: %s, expected a regular file",
+				 display, file_type_name(st.st_mode));
+	return read_fd_capped(fd, display, cap, out, len, e);
+}
+
+int open_in_root(int rootfd, const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	while (*path == '/')
+		path++;
+	fd = syscall(SYS_openat2, rootfd, *path ? path : ".", &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *dir, const char *name, const void *data,
+		      size_t len, unsigned int mode, struct error *e)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	int n, ret;
+
+	n = snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(dst))
+		return error_msg(e, ENAMETOOLONG, "%s/%s: path too long", dir, name);
+	n = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return error_msg(e, ENAMETOOLONG, "%s/%s: path too long", dir, name);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(e, errno, "create `%s`", tmp);
+	ret = write_all(fd, data, len);
+	if (ret == 0 && fchmod(fd, mode) < 0)
+		ret = -errno;
+	if (ret == 0 && fsync(fd) < 0)
+		ret = -errno;
+	if (ret == 0 && rename(tmp, dst) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		unlink(tmp);
+		return error_errno(e, -ret, "write `%s`", dst);
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fileio.h: bounded reads.  Everything the hook reads (state, config.json,
+ * /proc files) is read whole, with a size cap, into a NUL-terminated
+ * buffer before it is parsed.
+ */
+#ifndef SHIFTBIND_FILEIO_H
+#define SHIFTBIND_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+/*
+ * read_fd_capped: read fd to end of file into a new buffer (*out, NUL
+ * after the *len bytes).  More than cap bytes is an error (EFBIG) naming
+ * what.
+ */
+int read_fd_capped(int fd, const char *what, size_t cap, char **out,
+		   size_t *len, struct error *e);
+
+enum open_policy {
+	FOLLOW_SYMLINKS,
+	REFUSE_SYMLINK,		/* the last component must not be a symlink */
+};
+
+/*
+ * read_regular_file_at: read the regular file name under dirfd (a FIFO
+ * or device is refused, never opened for a blocking read).  display is
+ * the path used in messages.
+ */
+int read_regular_file_at(int dirfd, const char *name, const char *display,
+			 enum open_policy policy, size_t cap, char **out,
+			 size_t *len, struct error *e);
+
+/*
+ * open_in_root: open path (absolute or not) as an O_PATH fd, resolved
+ * inside the directory rootfd as if it were "/", symlinks included
+ * (openat2 RESOLVE_IN_ROOT): where a runtime puts a container's mount.
+ * Returns the fd or -errno.
+ */
+int open_in_root(int rootfd, const char *path);
+
+/*
+ * write_file_atomic: replace dir/name with data through a temporary file
+ * in the same directory, fsync and rename, so readers see the old or the
+ * new content, never a part.  mode is the new file's permission bits.
+ */
+int write_file_atomic(const char *dir, const char *name, const void *data,
+		      size_t len, unsigned int mode, struct error *e);
+
+#endif /* SHIFTBIND_FILEIO_H */

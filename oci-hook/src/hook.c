@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shiftbind-hook: OCI hook that shifts a container's rootfs bind in
+ * place, so that files owned by real root in a shared image appear owned
+ * by the container's root.  See shiftbind-hook(8).
+ *
+ *   shiftbind-hook prestart          rootful runtimes: runs as host root in
+ *                                    the host's namespaces, joins the
+ *                                    container's mount namespace
+ *   shiftbind-hook createContainer   rootless runtimes: runs inside the
+ *                                    container's user and mount namespaces
+ *
+ * Order, as in bubblewrap: confine, parse everything into a plain
+ * struct, decide, check, and only then act.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "configfd.h"
+#include "fileio.h"
+#include "kernel.h"
+#include "log.h"
+#include "mounts.h"
+#include "privileged.h"
+#include "sandbox.h"
+#include "spec.h"
+
+enum stage {
+	STAGE_PRESTART,
+	STAGE_CREATE_CONTAINER,
+};
+
+static const char *const stage_names[] = {
+	[STAGE_PRESTART] = "prestart",
+	[STAGE_CREATE_CONTAINER] = "createContainer",
+};
+
+/* /proc/<pid>/uid_map is at most 340 short lines. */
+#define PROC_MAP_MAX (64 * 1024)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: shiftbind-hook prestart|createContainer\n"
+		"\n"
+		"OCI hook: reads the container state on stdin and shifts the container's\n"
+		"rootfs bind mount (configfd bind, flag shift), so that real-root-owned\n"
+		"files of a shared image appear owned by the container's root.\n"
+		"\n"
+		"  prestart         register here for rootful runtimes\n"
+		"  createContainer  register here for rootless runtimes\n"
+		"\n"
+		"A container without a user namespace is left alone.  Annotations:\n"
+		"  org.shiftbind.shift=false          do not shift this container\n"
+		"  org.shiftbind.extra-mounts=/a,/b   also shift these bind mounts\n"
+		"\n"
+		"Logs to stderr, syslog and $" LOG_FILE_ENV " (default " LOG_FILE_DEFAULT
+		" if /run/shiftbind exists).\n"
+		"See shiftbind-hook(8).\n");
+}
+
+static int parse_stage(const char *arg, enum stage *out)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
+		if (!strcmp(arg, stage_names[i])) {
+			*out = (enum stage)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/*
+ * The directory of the process whose id mappings and mount namespace
+ * count: the container's init at prestart, the hook itself at
+ * createContainer, where it runs inside the container's namespaces
+ * (crun 1.8.1 passes pid 0 there).  An fd to it pins that process: a
+ * reused pid is never reached through it.
+ */
+static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
+			 size_t size, struct error *e)
+{
+	int fd;
+
+	switch (stage) {
+	case STAGE_PRESTART:
+		if (pid <= 0)
+			return error_msg(e, EINVAL,
+					 "state: pid: %d is no process; at prestart the runtime must pass the container's pid",
+					 (int)pid);
+		snprintf(display, size, "/proc/%d", (int)pid);
+		break;
+	case STAGE_CREATE_CONTAINER:
+		snprintf(display, size, "/proc/self");
+		break;
+	}
+	fd = open(display, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(e, errno, "open `%s`", display);
+	*out = fd;
+	return 0;
+}
+
+/*
+ * The kernel's view must be the one config.json states: the shift maps
+ * through the namespace's real mapping, and a mismatch means the hook is
+ * looking at the wrong process or namespace.
+ */
+static int check_proc_map(int procfd, const char *proc, const char *file,
+			  const struct idmap *expected, const char *key,
+			  struct error *e)
+{
+	_cleanup_free_ char *text = NULL;
+	struct idmap actual = { NULL, 0 };
+	char display[64], want[256], got[256];
+	size_t len;
+	int ret;
+
+	snprintf(display, sizeof(display), "%s/%s", proc, file);
+	ret = read_regular_file_at(procfd, file, display, FOLLOW_SYMLINKS,
+				   PROC_MAP_MAX, &text, &len, e);
+	if (ret == 0)
+		ret = idmap_parse_proc(text, display, &actual, e);
+	if (ret < 0)
+		return ret;
+	if (!idmap_same(&actual, expected)) {
+		idmap_format(&actual, got, sizeof(got));
+		idmap_format(expected, want, sizeof(want));
+		ret = error_msg(e, EINVAL,
+				"%s (%s) does not match config.json linux.%s (%s): refusing",
+				display, got[0] ? got : "empty", key, want);
+	}
+	idmap_free(&actual);
+	return ret;
+}
+
+static int check_mappings(int procfd, const char *proc,
+			  const struct hook_input *in, struct error *e)
+{
+	int ret = hook_input_validate(in, e);
+
+	if (ret == 0)
+		ret = check_proc_map(procfd, proc, "uid_map", &in->uid_map,
+				     "uidMappings", e);
+	if (ret == 0)
+		ret = check_proc_map(procfd, proc, "gid_map", &in->gid_map,
+				     "gidMappings", e);
+	return ret;
+}
+
+/* A mount the hook will shift: crun's bind of the rootfs, or an extra one. */
+struct target {
+	int fd;
+	char *path;
+};
+
+struct targets {
+	struct target item[1 + EXTRA_MOUNTS_MAX];
+	size_t count;
+};
+
+static void targets_close(struct targets *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++) {
+		closep(&t->item[i].fd);
+		free(t->item[i].path);
+	}
+	t->count = 0;
+}
+
+/*
+ * Refuse before the kernel would, with the fix in the message.  The
+ * kernel checks the same again: this only makes the common mistakes
+ * readable.
+ */
+static int check_shiftable(const struct target *t, const char *role,
+			   struct error *e)
+{
+	struct mount_facts f;
+	int ret = mount_facts_of(t->fd, t->path, &f, e);
+
+	if (ret < 0)
+		return ret;
+	if (!f.mount_root)
+		return error_msg(e, EINVAL,
+				 "%s %s is not a mount root in the container's mount namespace (expected the runtime's bind mount of it)",
+				 role, t->path);
+	if (!f.allow_shift)
+		return error_msg(e, EPERM,
+				 "%s %s is not in a store marked allow-shift; run: shiftbind allow <store>",
+				 role, t->path);
+	if (f.shifted)
+		return error_msg(e, EALREADY, "%s %s is already shifted", role,
+				 t->path);
+	return 0;
+}
+
+/* Takes fd and path (malloc'ed, may be NULL after ENOMEM), also on failure. */
+static int add_target(struct targets *t, int fd, char *path, const char *role,
+		      struct error *e)
+{
+	struct target *x = &t->item[t->count++];
+
+	x->fd = fd;
+	x->path = path;
+	if (!x->path)
+		return error_errno(e, ENOMEM, "%s", role);
+	return check_shiftable(x, role, e);
+}
+
+static int open_targets(const struct hook_input *in, struct targets *t,
+			struct error *e)
+{
+	int rootfd, ret;
+	size_t i;
+
+	rootfd = open(in->root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return error_errno(e, errno, "open rootfs `%s`", in->root_path);
+	ret = add_target(t, rootfd, strdup(in->root_path), "rootfs", e);
+	for (i = 0; ret == 0 && i < in->opts.extra_count; i++) {
+		const char *dst = in->opts.extra_mounts[i];
+		char *path;
+		int fd;
+
+		if (asprintf(&path, "%s%s", in->root_path, dst) < 0)
+			return error_errno(e, ENOMEM, "extra mount %s", dst);
+		/*
+		 * Resolved inside the rootfs, as the runtime resolved it, so
+		 * that an image's symlink cannot lead the hook to a mount
+		 * outside the container.
+		 */
+		fd = open_in_root(rootfd, dst);
+		if (fd < 0) {
+			ret = error_errno(e, -fd, "open extra mount `%s` (annotation "
+					  ANNOTATION_EXTRA_MOUNTS ")", path);
+			free(path);
+			return ret;
+		}
+		ret = add_target(t, fd, path, "extra mount", e);
+	}
+	return ret;
+}
+
+/*
+ * Every target was checked before the first is shifted.  Should the
+ * kernel still refuse one, the container fails and its mount namespace,
+ * the only place anything changed, goes away with it.
+ */
+static int shift_targets(const struct targets *t, struct error *e)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->count; i++) {
+		ret = shift_in_place(t->item[i].fd, t->item[i].path, e);
+		if (ret < 0)
+			return error_context(e, "shifting %s", t->item[i].path);
+		log_msg(LOG_INFO, "shifted %s", t->item[i].path);
+	}
+	return 0;
+}
+
+/* Why nothing is to be done, or NULL. */
+static const char *nothing_to_do(const struct hook_input *in)
+{
+	if (!in->has_userns)
+		return "no user namespace in config.json: nothing to do";
+	if (in->opts.opt_out)
+		return ANNOTATION_SHIFT "=false: not shifting, nothing to do";
+	return NULL;
+}
+
+static int check_stage_credentials(enum stage stage, struct error *e)
+{
+	if (stage == STAGE_PRESTART && geteuid() != 0)
+		return error_msg(e, EPERM,
+				 "prestart runs as uid %d, not root: rootless runtimes must register the hook at createContainer",
+				 (int)geteuid());
+	return 0;
+}
+
+static int act(enum stage stage, int probe, const struct hook_input *in,
+	       struct error *e)
+{
+	__attribute__((cleanup(targets_close))) struct targets t = { .count = 0 };
+	_cleanup_close_ int procfd = -1;
+	char proc[32];
+	int ret;
+
+	ret = check_stage_credentials(stage, e);
+	if (ret == 0)
+		ret = open_proc_dir(stage, in->pid, &procfd, proc, sizeof(proc), e);
+	if (ret == 0)
+		ret = check_mappings(procfd, proc, in, e);
+	if (ret == 0)
+		ret = kernel_check_configfd(probe, e);
+	if (ret < 0)
+		return ret;
+	if (stage == STAGE_PRESTART) {
+		ret = join_mount_namespace(procfd, in->pid, e);
+		if (ret < 0)
+			return error_context(e, "joining the container's mount namespace");
+		log_msg(LOG_INFO, "joined the mount namespace of pid %d", (int)in->pid);
+	}
+	ret = open_targets(in, &t, e);
+	if (ret < 0)
+		return ret;
+	return shift_targets(&t, e);
+}
+
+static void log_input(const struct hook_input *in)
+{
+	log_msg(LOG_INFO, "bundle %s, rootfs %s%s, user namespace %s%s",
+		in->bundle, in->root_path, in->root_readonly ? " (read-only)" : "",
+		in->has_userns ? "yes" : "no",
+		in->userns_path ? " (joined)" : "");
+}
+
+static int run(enum stage stage, struct hook_input *in, struct error *e)
+{
+	/* Before confinement: the probe reads /proc/self/fd links. */
+	int probe = configfd_probe();
+	const char *why;
+	int ret;
+
+	ret = sandbox_install(probe == CONFIGFD_SUPPORTED, e);
+	if (ret < 0)
+		return error_context(e, "confining the hook");
+	if (getenv(SANDBOX_TEST_ENV) && !strcmp(getenv(SANDBOX_TEST_ENV), "1")) {
+		ret = sandbox_self_test(e);
+		if (ret < 0)
+			return ret;
+		log_msg(LOG_INFO, "seccomp self-test: mkdirat refused with EPERM");
+	}
+	ret = state_read(STDIN_FILENO, in, e);
+	if (ret < 0)
+		return ret;
+	log_set_context("%s: container %s", stage_names[stage], in->id);
+	ret = config_load(in, e);
+	if (ret < 0)
+		return ret;
+	log_input(in);
+	why = nothing_to_do(in);
+	if (why) {
+		log_msg(LOG_INFO, "%s", why);
+		return 0;
+	}
+	ret = act(stage, probe, in, e);
+	if (ret == 0)
+		log_msg(LOG_INFO, "done: %zu mount(s) shifted", 1 + in->opts.extra_count);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct hook_input in;
+	struct error err = { 0, "" };
+	enum stage stage;
+	int ret;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 2 || parse_stage(argv[1], &stage) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	memset(&in, 0, sizeof(in));
+	log_open("shiftbind-hook", LOG_SINK_STDERR | LOG_SINK_SYSLOG | LOG_SINK_FILE);
+	log_set_context("%s", stage_names[stage]);
+	ret = run(stage, &in, &err);
+	if (ret < 0)
+		log_msg(LOG_ERR, "%s", err.msg);
+	hook_input_free(&in);
+	log_close();
+	return ret < 0 ? 1 : 0;
+}

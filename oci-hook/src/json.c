@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* json.c: see json.h. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "json.h"
+
+/*
+ * One pass over the raw text, before yajl sees it: nesting depth (yajl's
+ * parser has no limit and yajl_tree_free() recurses), the escape \u0000
+ * (the tree hands out C strings, so "a\u0000b" would reach us as "a"
+ * while another reader sees more) and comments, which yajl_tree_parse()
+ * accepts but JSON does not, and which would hide quotes from this scan.
+ * Raw NULs were refused before.
+ */
+static int check_raw_text(const char *what, const char *text, size_t len,
+			  struct error *e)
+{
+	bool in_string = false;
+	size_t i, depth = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '"') {
+				in_string = false;
+			} else if (c == '\\' && i + 1 < len) {
+				if (text[i + 1] == 'u' && len - i >= 6 &&
+				    !memcmp(text + i + 2, "0000", 4))
+					return error_msg(e, EINVAL,
+							 "%s: string contains an escaped NUL (\\u0000)",
+							 what);
+				i++;
+			}
+			continue;
+		}
+		if (c == '"') {
+			in_string = true;
+		} else if (c == '/') {
+			return error_msg(e, EINVAL, "%s: comments are not JSON",
+					 what);
+		} else if (c == '{' || c == '[') {
+			if (++depth > JSON_MAX_DEPTH)
+				return error_msg(e, EINVAL,
+						 "%s: nested deeper than %d levels",
+						 what, JSON_MAX_DEPTH);
+		} else if ((c == '}' || c == ']') && depth > 0) {
+			depth--;
+		}
+	}
+	return 0;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted copy, then neighbours: n log n even for a hostile 4 MiB object. */
+static int check_object_keys(const char *what, yajl_val obj, struct error *e)
+{
+	size_t i, n = obj->u.object.len;
+	_cleanup_free_ const char **keys = NULL;
+
+	if (n < 2)
+		return 0;
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return error_errno(e, ENOMEM, "%s", what);
+	memcpy(keys, obj->u.object.keys, n * sizeof(*keys));
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	for (i = 1; i < n; i++)
+		if (!strcmp(keys[i - 1], keys[i]))
+			return error_msg(e, EINVAL, "%s: duplicate key \"%s\"",
+					 what, keys[i]);
+	return 0;
+}
+
+/* Recursion is bounded by JSON_MAX_DEPTH, checked on the raw text. */
+static int check_duplicates(const char *what, yajl_val v, struct error *e)
+{
+	size_t i;
+	int ret;
+
+	if (YAJL_IS_OBJECT(v)) {
+		ret = check_object_keys(what, v, e);
+		for (i = 0; ret == 0 && i < v->u.object.len; i++)
+			ret = check_duplicates(what, v->u.object.values[i], e);
+		return ret;
+	}
+	if (YAJL_IS_ARRAY(v)) {
+		for (i = 0; i < v->u.array.len; i++) {
+			ret = check_duplicates(what, v->u.array.values[i], e);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* yajl's message is several lines with a caret diagram: keep the first. */
+static void first_line(char *msg)
+{
+	msg[strcspn(msg, "\n")] = '\0';
+}
+
+int json_parse(const char *what, const char *text, size_t len, yajl_val *out,
+	       struct error *e)
+{
+	_cleanup_json_ yajl_val tree = NULL;
+	char errbuf[512] = "";
+	int ret;
+
+	if (len == 0)
+		return error_msg(e, EINVAL, "%s: empty input", what);
+	if (memchr(text, '\0', len))
+		return error_msg(e, EINVAL, "%s: contains a NUL byte", what);
+	ret = check_raw_text(what, text, len, e);
+	if (ret < 0)
+		return ret;
+	tree = yajl_tree_parse(text, errbuf, sizeof(errbuf));
+	if (!tree) {
+		first_line(errbuf);
+		return error_msg(e, EINVAL, "%s: invalid JSON: %s", what,
+				 errbuf[0] ? errbuf : "unknown error");
+	}
+	if (!YAJL_IS_OBJECT(tree))
+		return error_msg(e, EINVAL, "%s: expected a JSON object, got %s",
+				 what, json_type_name(tree));
+	ret = check_duplicates(what, tree, e);
+	if (ret < 0)
+		return ret;
+	*out = steal_pointer(&tree);
+	return 0;
+}
+
+yajl_val json_member(yajl_val obj, const char *key)
+{
+	const char *path[] = { key, NULL };
+	yajl_val v = yajl_tree_get(obj, path, yajl_t_any);
+
+	return v && !YAJL_IS_NULL(v) ? v : NULL;
+}
+
+const char *json_type_name(yajl_val v)
+{
+	if (!v || YAJL_IS_NULL(v))
+		return "null";
+	if (YAJL_IS_STRING(v))
+		return "a string";
+	if (YAJL_IS_INTEGER(v))
+		return "an integer";
+	if (YAJL_IS_NUMBER(v))
+		return "a number";
+	if (YAJL_IS_OBJECT(v))
+		return "an object";
+	if (YAJL_IS_ARRAY(v))
+		return "an array";
+	return "a boolean";
+}
+
+static const char *expected_name(yajl_type type)
+{
+	switch (type) {
+	case yajl_t_string:
+		return "a string";
+	case yajl_t_number:
+		return "an integer";
+	case yajl_t_object:
+		return "an object";
+	case yajl_t_array:
+		return "an array";
+	case yajl_t_true:
+	case yajl_t_false:
+		return "a boolean";
+	case yajl_t_null:
+	case yajl_t_any:
+		break;
+	}
+	return "a value";
+}
+
+/*
+ * The member key of obj, checked to be of type (booleans: pass
+ * yajl_t_true for either value).  *out is NULL when it is absent or null
+ * and not required.
+ */
+static int get_typed(yajl_val obj, const char *what, const char *key,
+		     yajl_type type, bool required, yajl_val *out,
+		     struct error *e)
+{
+	const char *path[] = { key, NULL };
+	yajl_val v = json_member(obj, key);
+
+	*out = NULL;
+	if (!v) {
+		if (required)
+			return error_msg(e, EINVAL, "%s.%s: missing", what, key);
+		return 0;
+	}
+	if (type == yajl_t_true) {
+		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
+			goto wrong_type;
+	} else if (!yajl_tree_get(obj, path, type)) {
+		goto wrong_type;
+	}
+	*out = v;
+	return 0;
+
+wrong_type:
+	return error_msg(e, EINVAL, "%s.%s: expected %s, got %s", what, key,
+			 expected_name(type), json_type_name(v));
+}
+
+int json_get_string(yajl_val obj, const char *what, const char *key,
+		    const char **out, struct error *e)
+{
+	yajl_val v;
+	int ret = get_typed(obj, what, key, yajl_t_string, true, &v, e);
+
+	if (ret < 0)
+		return ret;
+	*out = YAJL_GET_STRING(v);
+	return 0;
+}
+
+int json_opt_string(yajl_val obj, const char *what, const char *key,
+		    const char **out, struct error *e)
+{
+	yajl_val v;
+	int ret = get_typed(obj, what, key, yajl_t_string, false, &v, e);
+
+	if (ret < 0)
+		return ret;
+	*out = v ? YAJL_GET_STRING(v) : NULL;
+	return 0;
+}
+
+int json_opt_bool(yajl_val obj, const char *what, const char *key, bool dflt,
+		  bool *out, struct error *e)
+{
+	yajl_val v;
+	int ret = get_typed(obj, what, key, yajl_t_true, false, &v, e);
+
+	if (ret < 0)
+		return ret;
+	*out = v ? YAJL_IS_TRUE(v) : dflt;
+	return 0;
+}
+
+/*
+ * YAJL_GET_INTEGER does not check: a number is an integer only with
+ * YAJL_IS_INTEGER (no fraction or exponent, fits in long long).
+ */
+int json_get_integer(yajl_val obj, const char *what, const char *key,
+		     long long min, long long max, long long *out,
+		     struct error *e)
+{
+	yajl_val v;
+	long long n;
+	int ret = get_typed(obj, what, key, yajl_t_number, true, &v, e);
+
+	if (ret < 0)
+		return ret;
+	if (!YAJL_IS_INTEGER(v))
+		return error_msg(e, EINVAL, "%s.%s: expected an integer, got %s",
+				 what, key, YAJL_GET_NUMBER(v));
+	n = YAJL_GET_INTEGER(v);
+	if (n < min || n > max)
+		return error_msg(e, ERANGE, "%s.%s: %lld out of range [%lld, %lld]",
+				 what, key, n, min, max);
+	*out = n;
+	return 0;
+}
+
+int json_opt_object(yajl_val obj, const char *what, const char *key,
+		    yajl_val *out, struct error *e)
+{
+	return get_typed(obj, what, key, yajl_t_object, false, out, e);
+}
+
+int json_get_array(yajl_val obj, const char *what, const char *key,
+		   yajl_val *out, struct error *e)
+{
+	return get_typed(obj, what, key, yajl_t_array, true, out, e);
+}
+
+int json_opt_array(yajl_val obj, const char *what, const char *key,
+		   yajl_val *out, struct error *e)
+{
+	return get_typed(obj, what, key, yajl_t_array, false, out, e);
+}

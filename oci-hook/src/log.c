@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* log.c: see log.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common.h"
+#include "log.h"
+
+#define LOG_LINE_MAX 4096
+
+static struct {
+	const char *ident;
+	unsigned int sinks;
+	int file_fd;
+	char context[512];
+} log_state = { "shiftbind", LOG_SINK_STDERR, -1, "" };
+
+static const char *log_file_path(void)
+{
+	const char *path = getenv(LOG_FILE_ENV);
+	struct stat st;
+
+	if (path && *path)
+		return path;
+	if (stat("/run/shiftbind", &st) == 0 && S_ISDIR(st.st_mode))
+		return LOG_FILE_DEFAULT;
+	return NULL;
+}
+
+/* A log file that cannot be opened costs the file, not the container. */
+static void open_log_file(void)
+{
+	const char *path = log_file_path();
+
+	if (!path)
+		return;
+	log_state.file_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+				 O_NOFOLLOW | O_NOCTTY, 0640);
+	if (log_state.file_fd < 0)
+		dprintf(STDERR_FILENO, "%s: log file `%s`: %s\n", log_state.ident,
+			path, strerror(errno));
+}
+
+void log_open(const char *ident, unsigned int sinks)
+{
+	log_state.ident = ident;
+	log_state.sinks = sinks;
+	if (sinks & LOG_SINK_SYSLOG)
+		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	if (sinks & LOG_SINK_FILE)
+		open_log_file();
+}
+
+void log_close(void)
+{
+	if (log_state.sinks & LOG_SINK_SYSLOG)
+		closelog();
+	closep(&log_state.file_fd);
+	log_state.file_fd = -1;
+}
+
+/* Untrusted text must not start a new line or send terminal escapes. */
+static void escape_controls(const char *in, char *out, size_t size)
+{
+	size_t len = 0;
+
+	for (; *in && len + 5 < size; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c < 0x20 || c == 0x7f)
+			len += (size_t)snprintf(out + len, size - len, "\\x%02x", c);
+		else
+			out[len++] = (char)c;
+	}
+	out[len] = '\0';
+}
+
+void log_set_context(const char *fmt, ...)
+{
+	char raw[sizeof(log_state.context)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	escape_controls(raw, log_state.context, sizeof(log_state.context));
+}
+
+static const char *priority_name(int priority)
+{
+	switch (priority) {
+	case LOG_EMERG:
+	case LOG_ALERT:
+	case LOG_CRIT:
+	case LOG_ERR:
+		return "error";
+	case LOG_WARNING:
+		return "warning";
+	default:
+		return "info";
+	}
+}
+
+static void write_line(int fd, const char *line, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, line, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;	/* nowhere left to report it */
+		line += n;
+		len -= (size_t)n;
+	}
+}
+
+static void to_file(int priority, const char *sep, const char *msg)
+{
+	char stamp[32] = "-", line[LOG_LINE_MAX + 1024];
+	struct timespec now;
+	struct tm tm;
+	int n;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && gmtime_r(&now.tv_sec, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	n = snprintf(line, sizeof(line), "%s %s[%d] %s: %s%s%s\n", stamp,
+		     log_state.ident, (int)getpid(), priority_name(priority),
+		     log_state.context, sep, msg);
+	if (n > 0)
+		write_line(log_state.file_fd, line,
+			   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+void log_msg(int priority, const char *fmt, ...)
+{
+	char raw[LOG_LINE_MAX], msg[LOG_LINE_MAX];
+	const char *sep = log_state.context[0] ? ": " : "";
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	escape_controls(raw, msg, sizeof(msg));
+
+	if (log_state.sinks & LOG_SINK_STDERR) {
+		char line[LOG_LINE_MAX + 1024];
+
+		n = snprintf(line, sizeof(line), "%s: %s%s%s\n", log_state.ident,
+			     log_state.context, sep, msg);
+		if (n > 0)
+			write_line(STDERR_FILENO, line,
+				   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
+	if (log_state.sinks & LOG_SINK_SYSLOG)
+		syslog(priority, "%s%s%s", log_state.context, sep, msg);
+	if ((log_state.sinks & LOG_SINK_FILE) && log_state.file_fd >= 0)
+		to_file(priority, sep, msg);
+}

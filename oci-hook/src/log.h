@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log.h: every decision of the hook goes to stderr, syslog and, when one
+ * is configured, a log file.  crun discards a hook's stderr unless the
+ * run.oci.hooks.stderr annotation names a file, so stderr alone would
+ * leave an administrator nothing to read.
+ *
+ * Control characters in messages (which quote ids and paths from
+ * untrusted input) are written as \xNN, so one message is one line.
+ */
+#ifndef SHIFTBIND_LOG_H
+#define SHIFTBIND_LOG_H
+
+#include <syslog.h>
+
+/* The log file: this variable's value, else this one if its directory exists. */
+#define LOG_FILE_ENV		"SHIFTBIND_HOOK_LOG"
+#define LOG_FILE_DEFAULT	"/run/shiftbind/hook.log"
+
+enum log_sinks {
+	LOG_SINK_STDERR = 1,
+	LOG_SINK_SYSLOG = 2,
+	LOG_SINK_FILE = 4,
+};
+
+/*
+ * log_open: start logging as ident to the given sinks.  The syslog
+ * socket and the file are opened now, so that they keep working after
+ * the hook has joined another mount namespace or confined itself.
+ */
+void log_open(const char *ident, unsigned int sinks);
+void log_close(void);
+
+/* log_set_context: a prefix for later messages ("container c1"). */
+void log_set_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* log_msg: priority is syslog's (LOG_INFO, LOG_ERR...). */
+void log_msg(int priority, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* SHIFTBIND_LOG_H */

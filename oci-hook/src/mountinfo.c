@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mountinfo.c: see mountinfo.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "fileio.h"
+#include "mountinfo.h"
+
+/* The kernel's show_mountinfo escapes " \t\n\\" as \ooo (mangle()). */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) |
+					(s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+static char *next_field(char **p)
+{
+	char *f;
+
+	while (**p == ' ')
+		(*p)++;
+	if (!**p)
+		return NULL;
+	f = *p;
+	*p += strcspn(*p, " ");
+	if (**p)
+		*(*p)++ = '\0';
+	return f;
+}
+
+static int parse_int(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+int mountinfo_parse_line(char *line, struct mount_entry *m)
+{
+	char *p = line, *id, *parent, *root, *mountpoint, *source, *f;
+
+	id = next_field(&p);
+	parent = next_field(&p);
+	if (!id || !parent || parse_int(id, &m->id) || parse_int(parent, &m->parent))
+		return -EINVAL;
+	if (!next_field(&p))	/* major:minor */
+		return -EINVAL;
+	root = next_field(&p);
+	mountpoint = next_field(&p);
+	m->options = next_field(&p);
+	if (!m->options)
+		return -EINVAL;
+	/* Optional fields (shared:N, master:N...) up to the "-" separator. */
+	do {
+		f = next_field(&p);
+	} while (f && strcmp(f, "-"));
+	if (!f)
+		return -EINVAL;
+	m->fstype = next_field(&p);
+	source = next_field(&p);
+	m->super_options = next_field(&p);
+	if (!m->fstype || !source || !m->super_options)
+		return -EINVAL;
+	unescape(root);
+	unescape(mountpoint);
+	unescape(source);
+	m->root = root;
+	m->mountpoint = mountpoint;
+	m->source = source;
+	return 0;
+}
+
+bool mount_has_option(const char *options, const char *opt)
+{
+	size_t len = strlen(opt);
+	const char *p = options;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !memcmp(p, opt, len))
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+int mountinfo_next(char **cursor, struct mount_entry *m, struct error *e)
+{
+	char *line = *cursor;
+	char shown[129];
+	size_t n;
+
+	if (!*line)
+		return 0;
+	n = strcspn(line, "\n");
+	*cursor = line[n] ? line + n + 1 : line + n;
+	line[n] = '\0';
+	/* Parsing cuts the line into fields: keep it whole for the message. */
+	snprintf(shown, sizeof(shown), "%s", line);
+	if (mountinfo_parse_line(line, m) < 0)
+		return error_msg(e, EINVAL, MOUNTINFO_PATH ": malformed line \"%s\"",
+				 shown);
+	return 1;
+}
+
+int mountinfo_read(char **text, struct error *e)
+{
+	size_t len;
+
+	return read_regular_file_at(AT_FDCWD, MOUNTINFO_PATH, MOUNTINFO_PATH,
+				    FOLLOW_SYMLINKS, MOUNTINFO_MAX, text, &len, e);
+}

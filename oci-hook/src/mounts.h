@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mounts.h: what the kernel says about the mount an fd is on, from
+ * statx(2) and /proc/self/mountinfo (so: in the caller's current mount
+ * namespace).
+ */
+#ifndef SHIFTBIND_MOUNTS_H
+#define SHIFTBIND_MOUNTS_H
+
+#include <stdbool.h>
+
+#include "error.h"
+
+struct mount_facts {
+	int mnt_id;
+	bool mount_root;	/* fd is the root of its mount */
+	bool allow_shift;	/* per-mount option allow-shift */
+	bool shifted;		/* shift or idmapped */
+	bool read_only;
+	char fstype[32];
+};
+
+/* The per-mount options that say a mount is already shifted. */
+bool mount_options_shifted(const char *options);
+
+/* mount_facts_of: facts about the mount fd (any fd, O_PATH is enough) is on. */
+int mount_facts_of(int fd, const char *display, struct mount_facts *out,
+		   struct error *e);
+
+#endif /* SHIFTBIND_MOUNTS_H */

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * patch.c: see patch.h.
+ *
+ * yajl has no tree writer, so the parsed tree is written back member by
+ * member with yajl_gen; numbers are copied as the text they were read
+ * from, so nothing is rounded.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "fileio.h"
+#include "json.h"
+#include "jsonwriter.h"
+#include "patch.h"
+#include "spec.h"
+
+#define HOOK_NAME "shiftbind-hook"
+
+struct registration {
+	const char *hook_path;
+	const char *stage;	/* where the hook belongs */
+	const char *other;	/* where it must not be */
+};
+
+/* Recursion depth is bounded by json_parse's JSON_MAX_DEPTH. */
+static void write_value(struct json_writer *w, yajl_val v)
+{
+	size_t i;
+
+	if (YAJL_IS_STRING(v)) {
+		jw_string(w, YAJL_GET_STRING(v));
+	} else if (YAJL_IS_NUMBER(v)) {
+		jw_number(w, YAJL_GET_NUMBER(v));
+	} else if (YAJL_IS_OBJECT(v)) {
+		jw_map_open(w);
+		for (i = 0; i < v->u.object.len; i++) {
+			jw_string(w, v->u.object.keys[i]);
+			write_value(w, v->u.object.values[i]);
+		}
+		jw_map_close(w);
+	} else if (YAJL_IS_ARRAY(v)) {
+		jw_array_open(w);
+		for (i = 0; i < v->u.array.len; i++)
+			write_value(w, v->u.array.values[i]);
+		jw_array_close(w);
+	} else if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
+		jw_bool(w, YAJL_IS_TRUE(v));
+	} else {
+		jw_null(w);
+	}
+}
+
+/* Ours whatever the install prefix: the executable's name decides. */
+static bool is_our_hook(yajl_val entry)
+{
+	yajl_val path = YAJL_IS_OBJECT(entry) ? json_member(entry, "path") : NULL;
+	const char *s = path ? YAJL_GET_STRING(path) : NULL;
+	const char *base;
+
+	if (!s)
+		return false;
+	base = strrchr(s, '/');
+	return !strcmp(base ? base + 1 : s, HOOK_NAME);
+}
+
+static bool stage_has_hook(yajl_val hooks, const char *stage)
+{
+	yajl_val list = hooks ? json_member(hooks, stage) : NULL;
+	size_t i;
+
+	if (!list || !YAJL_IS_ARRAY(list))
+		return false;
+	for (i = 0; i < list->u.array.len; i++)
+		if (is_our_hook(list->u.array.values[i]))
+			return true;
+	return false;
+}
+
+static void write_our_hook(struct json_writer *w, const struct registration *r)
+{
+	jw_map_open(w);
+	jw_string(w, "path");
+	jw_string(w, r->hook_path);
+	jw_string(w, "args");
+	jw_array_open(w);
+	jw_string(w, HOOK_NAME);
+	jw_string(w, r->stage);
+	jw_array_close(w);
+	jw_string(w, "timeout");
+	jw_integer(w, HOOK_TIMEOUT);
+	jw_map_close(w);
+}
+
+/*
+ * A stage's hook list: at our stage, the existing hooks and then ours
+ * (the rootfs is shifted after what runs before it); at the other
+ * stage, the existing hooks but ours.
+ */
+static void write_stage(struct json_writer *w, const char *stage, yajl_val list,
+			const struct registration *r)
+{
+	bool ours = !strcmp(stage, r->stage);
+	size_t i;
+
+	jw_array_open(w);
+	for (i = 0; list && i < list->u.array.len; i++) {
+		yajl_val entry = list->u.array.values[i];
+
+		if (!is_our_hook(entry))
+			write_value(w, entry);
+	}
+	if (ours)
+		write_our_hook(w, r);
+	jw_array_close(w);
+}
+
+static void write_hooks(struct json_writer *w, yajl_val hooks,
+			const struct registration *r)
+{
+	bool have_stage = false;
+	size_t i;
+
+	jw_map_open(w);
+	for (i = 0; hooks && i < hooks->u.object.len; i++) {
+		const char *key = hooks->u.object.keys[i];
+		yajl_val list = hooks->u.object.values[i];
+
+		jw_string(w, key);
+		if ((!strcmp(key, r->stage) || !strcmp(key, r->other)) &&
+		    YAJL_IS_ARRAY(list)) {
+			have_stage |= !strcmp(key, r->stage);
+			write_stage(w, key, list, r);
+		} else {
+			write_value(w, list);
+		}
+	}
+	if (!have_stage) {
+		jw_string(w, r->stage);
+		write_stage(w, r->stage, NULL, r);
+	}
+	jw_map_close(w);
+}
+
+static void write_config(struct json_writer *w, yajl_val config,
+			 const struct registration *r)
+{
+	bool have_hooks = false;
+	size_t i;
+
+	jw_map_open(w);
+	for (i = 0; i < config->u.object.len; i++) {
+		const char *key = config->u.object.keys[i];
+
+		jw_string(w, key);
+		if (!strcmp(key, "hooks")) {
+			have_hooks = true;
+			write_hooks(w, json_member(config, "hooks"), r);
+		} else {
+			write_value(w, config->u.object.values[i]);
+		}
+	}
+	if (!have_hooks) {
+		jw_string(w, "hooks");
+		write_hooks(w, NULL, r);
+	}
+	jw_map_close(w);
+}
+
+/* Members patch_config rewrites must have the types it expects. */
+static int check_hooks_shape(yajl_val config, const struct registration *r,
+			     struct error *e)
+{
+	const char *stages[] = { r->stage, r->other };
+	yajl_val hooks, list;
+	size_t i;
+	int ret;
+
+	ret = json_opt_object(config, "config.json", "hooks", &hooks, e);
+	for (i = 0; ret == 0 && hooks && i < ARRAY_SIZE(stages); i++)
+		ret = json_opt_array(hooks, "config.json: hooks", stages[i], &list, e);
+	return ret;
+}
+
+/*
+ * A target the runtime will bind into the container must exist in a
+ * real-root-owned image: before the shift, the runtime cannot create
+ * it.  Looked up inside the rootfs, as the runtime will.
+ */
+static bool target_exists(int rootfd, const char *dst)
+{
+	int fd = open_in_root(rootfd, dst);
+
+	if (fd < 0)
+		return fd != -ENOENT;
+	close(fd);
+	return true;
+}
+
+/* dir is a proper ancestor of path ("/dev" of "/dev/pts"). */
+static bool is_below(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	while (len > 0 && dir[len - 1] == '/')
+		len--;
+	return !strncmp(path, dir, len) && path[len] == '/' && path[len + 1];
+}
+
+static const char *destination(yajl_val mount)
+{
+	yajl_val dst = YAJL_IS_OBJECT(mount) ? json_member(mount, "destination") : NULL;
+
+	return dst ? YAJL_GET_STRING(dst) : NULL;
+}
+
+/*
+ * A target below an earlier mount (/dev/pts below /dev) is created in
+ * that mount by the runtime, not in the image: only the others count.
+ */
+static bool target_in_image(yajl_val mounts, size_t i)
+{
+	const char *dst = destination(mounts->u.array.values[i]);
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		const char *earlier = destination(mounts->u.array.values[j]);
+
+		if (earlier && is_below(dst, earlier))
+			return false;
+	}
+	return true;
+}
+
+static void note_missing_targets(yajl_val config, const char *bundle,
+				 FILE *report)
+{
+	yajl_val root = json_member(config, "root");
+	yajl_val path = root ? json_member(root, "path") : NULL;
+	yajl_val mounts = json_member(config, "mounts");
+	_cleanup_free_ char *rootfs = NULL;
+	_cleanup_close_ int rootfd = -1;
+	struct error ignored;
+	size_t i, missing = 0;
+
+	if (!mounts || !YAJL_IS_ARRAY(mounts) || !path || !YAJL_IS_STRING(path))
+		return;
+	if (rootfs_resolve(bundle, YAJL_GET_STRING(path), &rootfs, &ignored) < 0)
+		return;
+	rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return;
+	for (i = 0; i < mounts->u.array.len; i++) {
+		const char *dst = destination(mounts->u.array.values[i]);
+
+		if (!dst || !target_in_image(mounts, i) || target_exists(rootfd, dst))
+			continue;
+		fprintf(report, "%s %s", missing++ ? "" : "note: mount targets missing in the image:",
+			dst);
+	}
+	if (missing)
+		fprintf(report,
+			"\n  in a real-root-owned shared image the runtime cannot create them before the shift; run as root: shiftbind prepare-image %s\n",
+			rootfs);
+}
+
+static int write_patched(const char *bundle, yajl_val config, mode_t mode,
+			 const struct registration *r, struct error *e)
+{
+	__attribute__((cleanup(json_writer_free))) struct json_writer w = { NULL, 0 };
+	const unsigned char *buf;
+	size_t len;
+	int ret;
+
+	ret = json_writer_init(&w, e);
+	if (ret < 0)
+		return ret;
+	write_config(&w, config, r);
+	ret = json_writer_finish(&w, "config.json", &buf, &len, e);
+	if (ret == 0)
+		ret = write_file_atomic(bundle, "config.json", buf, len, mode, e);
+	return ret;
+}
+
+int patch_config(const char *bundle, const char *hook_path, bool rootless,
+		 FILE *report, struct error *e)
+{
+	const struct registration r = {
+		.hook_path = hook_path,
+		.stage = rootless ? "createContainer" : "prestart",
+		.other = rootless ? "prestart" : "createContainer",
+	};
+	_cleanup_json_ yajl_val config = NULL;
+	_cleanup_free_ char *text = NULL;
+	_cleanup_close_ int dirfd = -1;
+	char display[PATH_MAX + sizeof("/config.json")];
+	yajl_val hooks;
+	struct stat st;
+	size_t len;
+	int ret;
+
+	snprintf(display, sizeof(display), "%s/config.json", bundle);
+	dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return error_errno(e, errno, "open bundle `%s`", bundle);
+	ret = read_regular_file_at(dirfd, "config.json", display, REFUSE_SYMLINK,
+				   CONFIG_MAX, &text, &len, e);
+	if (ret == 0 && fstatat(dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		ret = error_errno(e, errno, "stat `%s`", display);
+	if (ret == 0)
+		ret = json_parse("config.json", text, len, &config, e);
+	if (ret == 0)
+		ret = check_hooks_shape(config, &r, e);
+	if (ret < 0)
+		return ret;
+	hooks = json_member(config, "hooks");
+	if (stage_has_hook(hooks, r.stage) && !stage_has_hook(hooks, r.other)) {
+		fprintf(report, "%s: hook already registered at %s\n", display, r.stage);
+	} else {
+		ret = write_patched(bundle, config, st.st_mode & 07777, &r, e);
+		if (ret < 0)
+			return ret;
+		fprintf(report, "%s: hook registered at %s\n", display, r.stage);
+	}
+	note_missing_targets(config, bundle, report);
+	return 0;
+}

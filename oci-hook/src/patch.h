@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * patch.h: register the hook in a bundle's config.json (shiftbind
+ * patch-config), for runtimes like crun that read no hooks directory.
+ */
+#ifndef SHIFTBIND_PATCH_H
+#define SHIFTBIND_PATCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* Seconds; the runtime kills a hook that takes longer. */
+#define HOOK_TIMEOUT 10
+
+/*
+ * patch_config: make <bundle>/config.json run hook_path at prestart
+ * (rootful) or createContainer (rootless), and not at the other stage.
+ * Idempotent: a config.json that already says so is not rewritten.
+ * Otherwise it is replaced atomically (temporary file, rename), with
+ * every other member kept in its order.  Notes on report what it did,
+ * and mount targets missing from the rootfs (see shiftbind prepare-image).
+ */
+int patch_config(const char *bundle, const char *hook_path, bool rootless,
+		 FILE *report, struct error *e);
+
+#endif /* SHIFTBIND_PATCH_H */

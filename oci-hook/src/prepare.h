@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * prepare.h: give an image the mount targets runtimes bind into a
+ * container (shiftbind prepare-image).  Until the hook has shifted the
+ * rootfs, the runtime acts as a container root that sees the image's
+ * real-root files as nobody's, so it cannot create them itself.
+ */
+#ifndef SHIFTBIND_PREPARE_H
+#define SHIFTBIND_PREPARE_H
+
+#include <stdio.h>
+
+#include "error.h"
+
+/*
+ * prepare_image: create the missing targets under dir, owned 0:0,
+ * directories 0755 and files empty 0644, reporting each on report.
+ * Existing targets are left as they are.  Walks with openat and
+ * O_NOFOLLOW: a symlink anywhere below dir is refused, never followed.
+ */
+int prepare_image(const char *dir, FILE *report, struct error *e);
+
+#endif /* SHIFTBIND_PREPARE_H */

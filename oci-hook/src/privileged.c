@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * privileged.c: see privileged.h.
+ *
+ * The kernel enforces who may do what; the comments say which caller
+ * each function serves and in which namespaces it runs, so that a reader
+ * can check nothing here acts somewhere it should not.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "common.h"
+#include "configfd.h"
+#include "privileged.h"
+
+/* Older headers lack move_mount (Linux 5.2); the number is fixed since. */
+#ifndef __NR_move_mount
+# if defined(__x86_64__) || defined(__i386__)
+#  define __NR_move_mount 429
+# endif
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+# define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+
+/*
+ * Called by the hook at prestart, as host root in the host's namespaces,
+ * after the input was parsed and the container's id mappings checked.
+ * procfd pins the container's init (a reused pid cannot be reached
+ * through it).  Joining a mount namespace changes only where later
+ * paths resolve: the hook's credentials and user namespace stay the
+ * host's, and the hook is single-threaded, as setns(CLONE_NEWNS) needs.
+ */
+int join_mount_namespace(int procfd, pid_t pid, struct error *e)
+{
+	_cleanup_close_ int nsfd = -1;
+	struct stat theirs, ours;
+
+	nsfd = openat(procfd, "ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (nsfd < 0)
+		return error_errno(e, errno, "open `/proc/%d/ns/mnt`", (int)pid);
+	if (fstat(nsfd, &theirs) < 0)
+		return error_errno(e, errno, "stat `/proc/%d/ns/mnt`", (int)pid);
+	if (stat("/proc/self/ns/mnt", &ours) < 0)
+		return error_errno(e, errno, "stat `/proc/self/ns/mnt`");
+	if (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino)
+		return error_msg(e, EINVAL,
+				 "/proc/%d/ns/mnt is the hook's own mount namespace: the container has no private one to shift in",
+				 (int)pid);
+	if (setns(nsfd, CLONE_NEWNS) < 0)
+		return error_errno(e, errno, "setns `/proc/%d/ns/mnt`", (int)pid);
+	return 0;
+}
+
+struct configfd_step {
+	unsigned int cmd;
+	const char *key;
+	void *value;
+	int aux;
+};
+
+/* The kernel logs one "e bind: ...\n" line per reason: make them one line. */
+static void join_lines(char *log)
+{
+	size_t len = strlen(log);
+	char *nl;
+
+	while (len > 0 && log[len - 1] == '\n')
+		log[--len] = '\0';
+	while ((nl = strchr(log, '\n')))
+		*nl = ';';
+}
+
+static int step_failed(int fd, const struct configfd_step *step,
+		       const char *path, int err, struct error *e)
+{
+	char log[1024];
+	int n = configfd_read_log(fd, log, sizeof(log));
+
+	if (n <= 0 || !log[0])
+		return error_errno(e, err, "configfd bind %s%s%s on `%s`",
+				   configfd_cmd_name(step->cmd),
+				   step->key ? " " : "", step->key ? step->key : "",
+				   path);
+	join_lines(log);
+	return error_msg(e, err, "configfd bind %s%s%s on `%s`: %s (kernel: %s)",
+			 configfd_cmd_name(step->cmd), step->key ? " " : "",
+			 step->key ? step->key : "", path, strerror(err), log);
+}
+
+/*
+ * Run steps on a new configfd of type "bind" opened for op.  A failed
+ * step leaves the mount as it was: the kernel applies a configuration
+ * only at CMD_RECONFIGURE or CMD_CREATE, all or nothing.
+ */
+static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
+			     size_t n, const char *path, struct error *e)
+{
+	_cleanup_close_ int fd = -1;
+	size_t i;
+
+	fd = sys_configfd_open("bind", O_CLOEXEC, op);
+	if (fd < 0)
+		return error_errno(e, errno, "configfd_open bind (%s) for `%s`",
+				   configfd_cmd_name(op), path);
+	for (i = 0; i < n; i++) {
+		const struct configfd_step *s = &steps[i];
+
+		if (sys_configfd_action(fd, s->cmd, s->key, s->value, s->aux) < 0)
+			return step_failed(fd, s, path, errno, e);
+	}
+	return 0;
+}
+
+/*
+ * Called by the hook inside the container's mount namespace: at
+ * prestart as host root after join_mount_namespace(), at createContainer
+ * as root of the container's user namespace.  pathfd is crun's bind of
+ * the rootfs (or of an extra mount), which the hook checked is a mount
+ * root carrying allow-shift.  The kernel maps the mount through the user
+ * namespace that owns this mount namespace, the container's, and refuses
+ * unless the mount carries allow-shift.  Only this namespace's copy of
+ * the mount changes; the host's store is untouched.
+ */
+int shift_in_place(int pathfd, const char *path, struct error *e)
+{
+	const struct configfd_step steps[] = {
+		{ CONFIGFD_SET_FD, "pathfd", NULL, pathfd },
+		{ CONFIGFD_SET_FLAG, "shift", NULL, 0 },
+		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 },
+	};
+
+	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps,
+				 ARRAY_SIZE(steps), path, e);
+}
+
+/*
+ * Called by `shiftbind allow` and `shiftbind apply-config`, as real root
+ * in the host's mount namespace (the kernel sets allow-shift only with
+ * CAP_SYS_ADMIN in the initial user namespace).  This is the
+ * administrator delegating the subtree: see the security notes in
+ * shiftbind(8).
+ */
+int mark_allow_shift(int pathfd, const char *path, unsigned int flags,
+		     struct error *e)
+{
+	struct configfd_step steps[5];
+	size_t n = 0;
+
+	steps[n++] = (struct configfd_step){ CONFIGFD_SET_FD, "pathfd", NULL, pathfd };
+	steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "allow-shift", NULL, 0 };
+	if (flags & MARK_READ_ONLY)
+		steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "ro", NULL, 0 };
+	if (flags & MARK_NOSUID)
+		steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "nosuid", NULL, 0 };
+	steps[n++] = (struct configfd_step){ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 };
+	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps, n, path, e);
+}
+
+/*
+ * Called by `shiftbind shift` as root of a user namespace, in a mount
+ * namespace that namespace owns (unshare -Urm).  The new mount is
+ * detached: until attach_mount() it is visible nowhere, and closing
+ * bindfd frees it.
+ */
+int create_shift_bind(int srcfd, const char *src, int *bindfd,
+		      struct error *e)
+{
+	int fd = -1;
+	const struct configfd_step steps[] = {
+		{ CONFIGFD_SET_FD, "pathfd", NULL, srcfd },
+		{ CONFIGFD_SET_FLAG, "shift", NULL, 0 },
+		{ CONFIGFD_SET_FLAG, "detached", NULL, 0 },
+		{ CONFIGFD_CMD_CREATE, NULL, NULL, 0 },
+		{ CONFIGFD_GET_FD, "bindfd", &fd, O_CLOEXEC },
+	};
+	int ret = run_bind_configfd(CONFIGFD_CMD_CREATE, steps,
+				    ARRAY_SIZE(steps), src, e);
+
+	if (ret < 0)
+		return ret;
+	*bindfd = fd;
+	return 0;
+}
+
+/* As create_shift_bind: in the caller's own user and mount namespaces. */
+int attach_mount(int bindfd, const char *dst, struct error *e)
+{
+#ifdef __NR_move_mount
+	if (syscall(__NR_move_mount, bindfd, "", AT_FDCWD, dst,
+		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return error_errno(e, errno, "move_mount onto `%s`", dst);
+	return 0;
+#else
+	(void)bindfd;
+	return error_msg(e, ENOSYS, "move_mount onto `%s`: unknown syscall number on this architecture", dst);
+#endif
+}
+
+/*
+ * Called by `shiftbind allow` as real root in the host's mount
+ * namespace: configfd reconfigures mount roots only, so a store that is
+ * a plain directory becomes a bind of itself first.  Non-recursive: the
+ * mark covers the store, not mounts below it.
+ */
+int bind_onto_itself(const char *path, struct error *e)
+{
+	if (mount(path, path, NULL, MS_BIND, NULL) < 0)
+		return error_errno(e, errno, "bind mount `%s` onto itself", path);
+	return 0;
+}
+
+/* Undo bind_onto_itself after a later step failed: best effort, detached. */
+void undo_bind(const char *path)
+{
+	umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
+}

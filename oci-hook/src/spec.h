@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spec.h: what the hook needs from the OCI state (stdin) and the
+ * bundle's config.json, copied into a plain struct so that the yajl
+ * trees are freed before the hook acts.
+ */
+#ifndef SHIFTBIND_SPEC_H
+#define SHIFTBIND_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "annotations.h"
+#include "error.h"
+#include "idmap.h"
+
+/* Caps on what is read: crun's state is a few hundred bytes. */
+#define STATE_MAX	(64 * 1024)
+#define CONFIG_MAX	(4 * 1024 * 1024)
+
+/* Container ids are short names; this one only bounds our messages. */
+#define CONTAINER_ID_MAX 1024
+
+struct hook_input {
+	/* The state. */
+	char *id;
+	pid_t pid;		/* 0 when the runtime passes none (crun at createContainer) */
+	char *bundle;		/* absolute */
+
+	/* config.json. */
+	char *root_path;	/* root.path, resolved against the bundle */
+	bool root_readonly;
+	bool has_userns;	/* linux.namespaces has a "user" entry */
+	char *userns_path;	/* its path: joining an existing namespace */
+	struct idmap uid_map;	/* set when has_userns */
+	struct idmap gid_map;
+
+	/* The annotations: the state's, or config.json's without them. */
+	bool have_annotations;
+	struct hook_options opts;
+};
+
+void hook_input_free(struct hook_input *in);
+
+/*
+ * state_parse: the OCI state (text[len] == '\0').  Requires ociVersion
+ * 1.x, id, pid (an integer in [0, INT_MAX]) and bundle (older runtimes:
+ * bundlePath), absolute.
+ */
+int state_parse(const char *text, size_t len, struct hook_input *in,
+		struct error *e);
+
+/*
+ * config_parse: config.json of in->bundle (which state_parse set).
+ * Requires root.path; with a user namespace, uid and gid mappings of the
+ * right types and ranges (see hook_input_validate for the rest).
+ */
+int config_parse(const char *text, size_t len, struct hook_input *in,
+		 struct error *e);
+
+/*
+ * hook_input_validate: what shifting with this input needs: the uid and
+ * gid mappings pass idmap_validate.  Checked only when the hook is to
+ * act, so that a container that opts out is never refused.
+ */
+int hook_input_validate(const struct hook_input *in, struct error *e);
+
+/*
+ * config_load: read <bundle>/config.json (a regular file, not a
+ * symlink, at most CONFIG_MAX bytes) and config_parse it.
+ */
+int config_load(struct hook_input *in, struct error *e);
+
+/*
+ * rootfs_resolve: root.path against the bundle: a relative path is
+ * relative to the bundle (runtime-spec config.md), into a new *out.
+ */
+int rootfs_resolve(const char *bundle, const char *path, char **out,
+		   struct error *e);
+
+/* state_read: read the state from fd (at most STATE_MAX bytes) and parse it. */
+int state_read(int fd, struct hook_input *in, struct error *e);
+
+#endif /* SHIFTBIND_SPEC_H */

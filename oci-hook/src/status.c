@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* status.c: see status.h. */
+#include <string.h>
+
+#include "common.h"
+#include "jsonwriter.h"
+#include "mountinfo.h"
+#include "mounts.h"
+#include "status.h"
+
+static bool is_under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len == 1 && dir[0] == '/')
+		return true;
+	return !strncmp(path, dir, len) && (path[len] == '\0' || path[len] == '/');
+}
+
+static bool interesting(const struct mount_entry *m, const char *under)
+{
+	if (!mount_has_option(m->options, "allow-shift") &&
+	    !mount_options_shifted(m->options))
+		return false;
+	return !under || is_under(m->mountpoint, under);
+}
+
+/* "allow-shift", "shift" or both: a shifted bind inherits the mark. */
+static const char *marks(const struct mount_entry *m)
+{
+	bool allow = mount_has_option(m->options, "allow-shift");
+	bool shifted = mount_options_shifted(m->options);
+
+	if (allow && shifted)
+		return "allow-shift,shift";
+	return allow ? "allow-shift" : "shift";
+}
+
+static void gen_options(struct json_writer *w, const char *options)
+{
+	const char *p = options;
+
+	jw_array_open(w);
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		jw_string_len(w, p, n);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	jw_array_close(w);
+}
+
+static void gen_mount(struct json_writer *w, const struct mount_entry *m)
+{
+	jw_map_open(w);
+	jw_string(w, "id");
+	jw_integer(w, m->id);
+	jw_string(w, "parent");
+	jw_integer(w, m->parent);
+	jw_string(w, "mountpoint");
+	jw_string(w, m->mountpoint);
+	jw_string(w, "root");
+	jw_string(w, m->root);
+	jw_string(w, "fstype");
+	jw_string(w, m->fstype);
+	jw_string(w, "source");
+	jw_string(w, m->source);
+	jw_string(w, "options");
+	gen_options(w, m->options);
+	jw_string(w, "allow_shift");
+	jw_bool(w, mount_has_option(m->options, "allow-shift"));
+	jw_string(w, "shifted");
+	jw_bool(w, mount_options_shifted(m->options));
+	jw_map_close(w);
+}
+
+static int print_json(char *mountinfo, const char *under, FILE *out,
+		      struct error *e)
+{
+	__attribute__((cleanup(json_writer_free))) struct json_writer w = { NULL, 0 };
+	const unsigned char *buf;
+	struct mount_entry m;
+	size_t len;
+	int ret;
+
+	ret = json_writer_init(&w, e);
+	if (ret < 0)
+		return ret;
+	jw_map_open(&w);
+	jw_string(&w, "mounts");
+	jw_array_open(&w);
+	while ((ret = mountinfo_next(&mountinfo, &m, e)) > 0)
+		if (interesting(&m, under))
+			gen_mount(&w, &m);
+	if (ret < 0)
+		return ret;
+	jw_array_close(&w);
+	jw_map_close(&w);
+	ret = json_writer_finish(&w, "status", &buf, &len, e);
+	if (ret < 0)
+		return ret;
+	fwrite(buf, 1, len, out);
+	return 0;
+}
+
+static int print_table(char *mountinfo, const char *under, FILE *out,
+		       struct error *e)
+{
+	struct mount_entry m;
+	size_t shown = 0;
+	int ret;
+
+	while ((ret = mountinfo_next(&mountinfo, &m, e)) > 0) {
+		if (!interesting(&m, under))
+			continue;
+		if (shown++ == 0)
+			fprintf(out, "%-18s %-8s %-32s %s\n", "MARK", "FSTYPE",
+				"MOUNTPOINT", "OPTIONS");
+		fprintf(out, "%-18s %-8s %-32s %s\n", marks(&m), m.fstype,
+			m.mountpoint, m.options);
+	}
+	if (ret < 0)
+		return ret;
+	if (shown == 0)
+		fprintf(out, "no mount%s%s is marked allow-shift or shifted\n",
+			under ? " at or below " : "", under ? under : "");
+	return 0;
+}
+
+int status_print(char *mountinfo, const char *under, bool json, FILE *out,
+		 struct error *e)
+{
+	return json ? print_json(mountinfo, under, out, e) :
+		      print_table(mountinfo, under, out, e);
+}

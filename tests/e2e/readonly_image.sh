@@ -1,0 +1,30 @@
+#!/bin/bash
+# A store marked read-only (shiftbind allow --ro): a shifted container reads
+# its real owners, cannot write (EROFS), and cannot remount its root
+# read-write even with CAP_SYS_ADMIN, because real root's read-only flag
+# is locked in the container's user namespace.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_guest
+scratch_dir
+
+store=/srv/ro-store-$$
+mkdir -p "$store"
+cp -a "$SHARED_IMAGE" "$store/busybox"
+cleanup() {
+	umount "$store" 2>/dev/null || true
+	rm -rf "$store" "$SCRATCH"
+}
+trap cleanup EXIT
+assert_status 0 shiftbind allow --ro "$store"
+
+make_bundle "$SCRATCH/c" "$store/busybox" "0 100000 65536" "0 100000 65536" \
+	/bin/sh -c '/bin/probe stat /etc/shadow; /bin/probe create /new; /bin/probe remount-rw /; true'
+jq '.process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"])' \
+	"$SCRATCH/c/config.json" >"$SCRATCH/c/config.json.new"
+mv "$SCRATCH/c/config.json.new" "$SCRATCH/c/config.json"
+with_hook "$SCRATCH/c"
+assert_status 0 crun_run "$SCRATCH/c" e2e-readonly
+assert_contains "0:42 0640 /etc/shadow" "$OUTPUT" "read through the read-only shift"
+assert_contains "create /new: errno=EROFS" "$OUTPUT" "write to the read-only image"
+assert_contains "remount-rw /: errno=EPERM" "$OUTPUT" "read-write remount from inside"
+[ ! -e "$store/busybox/new" ] || fail "a file appeared in the read-only image"

@@ -1,0 +1,88 @@
+# shellcheck shell=bash
+# Helpers of the hook. suite (sourced after tests/lib/testlib.sh, and by
+# hook-fds.bash).  Not a test: the runner runs only *.sh and *.tap.
+
+HOOK=${HOOK:-/usr/libexec/shiftbind/shiftbind-hook}
+HOOK_SUITE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# state_json ID PID BUNDLE: an OCI state as crun passes it at prestart.
+state_json() {
+	jq -nc --arg id "$1" --argjson pid "$2" --arg bundle "$3" \
+		'{ociVersion: "1.0.2", id: $id, pid: $pid, status: "created",
+		  bundle: $bundle}'
+}
+
+# userns_sleeper UID_MAP GID_MAP: start `sleep` in a new user namespace
+# (and nothing else new) and write its maps as real root, one
+# "CONTAINER HOST SIZE" line each.  Its pid is in $SLEEPER; the caller
+# kills it.
+userns_sleeper() {
+	local i
+	unshare --user sleep 120 &
+	SLEEPER=$!
+	for ((i = 0; i < 200; i++)); do
+		[ "$(readlink "/proc/$SLEEPER/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
+		sleep 0.05
+	done
+	[ "$(readlink "/proc/$SLEEPER/ns/user")" != "$(readlink /proc/self/ns/user)" ] ||
+		fail "unshare --user did not create a user namespace"
+	echo "$1" >"/proc/$SLEEPER/uid_map"
+	echo "$2" >"/proc/$SLEEPER/gid_map"
+}
+
+# child_of PID: the pid of a child process of PID, if any.
+child_of() {
+	local f rest ppid
+	for f in /proc/[0-9]*/stat; do
+		rest=$(cat "$f" 2>/dev/null) || continue
+		rest=${rest##*) }
+		read -r _ ppid _ <<<"$rest"
+		if [ "$ppid" = "$1" ]; then
+			f=${f#/proc/}
+			echo "${f%/stat}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# fds_at_exit OUT CMD...: run CMD (stdin, stdout, stderr inherited) under
+# strace, which holds it for a few seconds on entry to exit_group; list
+# the fds it has open at that moment ("FD TARGET" lines) into OUT.
+# Returns CMD's exit status.  exit_group is x86_64 syscall 231.
+fds_at_exit() {
+	local out=$1 tracer tracee nr= status=0 i fd
+	shift
+	exec 9<&0
+	strace -qq -o /dev/null -e trace=exit_group \
+		-e inject=exit_group:delay_enter=4000000 "$@" <&9 9<&- &
+	tracer=$!
+	exec 9<&-
+	for ((i = 0; i < 1200; i++)); do
+		tracee=$(child_of "$tracer") &&
+			read -r nr _ <"/proc/$tracee/syscall" 2>/dev/null &&
+			[ "$nr" = 231 ] && break
+		nr=
+		sleep 0.02
+	done
+	if [ "$nr" = 231 ]; then
+		for fd in "/proc/$tracee/fd/"*; do
+			printf '%s %s\n' "${fd##*/}" "$(readlink "$fd")"
+		done | sort >"$out"
+	else
+		echo "did not see $* enter exit_group" >"$out"
+	fi
+	wait "$tracer" || status=$?
+	return "$status"
+}
+
+# tmpfs_store DIR: a tmpfs mounted on DIR, marked allow-shift by real
+# root, holding a copy of the shared image as DIR/busybox.  tmpfs (in
+# 6.1) does not support idmapped mounts, so the kernel refuses to shift
+# anything in it.  Undo with `umount DIR`.
+tmpfs_store() {
+	mkdir -p "$1"
+	mount -t tmpfs -o mode=0700 "hook-test-store" "$1"
+	shiftbind allow "$1" >/dev/null
+	cp -a "$SHARED_IMAGE" "$1/busybox"
+}

@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Helpers for the host tests of oci-hook/ (tests/host/hook_*.sh).
+# Sourced after ../lib/testlib.sh, which sets SHIFTBIND_TESTS.
+# shellcheck disable=SC2034 # the variables set here are the callers'
+
+OCI_HOOK_DIR=$SHIFTBIND_TESTS/../oci-hook
+HOOK_TEST_DIR=$SHIFTBIND_TESTS/host/hook
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (make test runs the host suite as root)"
+}
+
+# build_oci_hook TARGET...: make TARGET... of oci-hook/Makefile into
+# $SCRATCH/build (sets BUILD); the compiler's output is the failure.
+build_oci_hook() {
+	BUILD=$SCRATCH/build
+	assert_status 0 make -s -C "$OCI_HOOK_DIR" -j"$(nproc)" O="$BUILD" "$@"
+}
+
+# need_clang: clang and its libFuzzer runtime, installed from Debian if
+# missing (as root; otherwise the test cannot run).
+need_clang() {
+	local pkgs=()
+	command -v clang >/dev/null || pkgs+=(clang)
+	compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null ||
+		pkgs+=(libclang-rt-dev)
+	[ "${#pkgs[@]}" -eq 0 ] && return
+	[ "$(id -u)" -eq 0 ] || skip "needs ${pkgs[*]}: apt-get install ${pkgs[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${pkgs[@]}" >/dev/null || fail "apt-get install ${pkgs[*]} failed"
+}
+
+# hook_state PID BUNDLE [ANNOTATIONS]: the state crun 1.8.1 writes on a
+# hook's stdin (ANNOTATIONS: a JSON object).
+hook_state() {
+	jq -nc --argjson pid "$1" --arg bundle "$2" --argjson ann "${3:-null}" \
+		'{ociVersion: "1.0", id: "hooktest", pid: $pid, root: "/run/crun/hooktest",
+		  bundle: $bundle, status: "created"}
+		 + if $ann then {annotations: $ann} else {} end'
+}
+
+# run_hook STAGE STATE: run the command in the array HOOK (the hook,
+# perhaps under valgrind) with STATE on stdin; sets STATUS and OUTPUT
+# (stdout and stderr).  Environment: VAR=value run_hook ...
+run_hook() {
+	STATUS=0
+	OUTPUT=$(printf "%s" "$2" | "${HOOK[@]}" "$1" 2>&1) || STATUS=$?
+}
+
+# print_map FILE: a /proc uid_map file as the hook prints mappings
+# ("0 0 4294967295").
+print_map() {
+	awk '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$1"
+}

@@ -1,0 +1,1087 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook-unit-test: the hook's and the CLI's parsers and checks, built
+ * from the real sources (oci-hook/Makefile: asan, unit-test) and run on
+ * the host.  Prints TAP; the plan is counted, at the end.  Exits 1 if a
+ * check failed.
+ *
+ * The bad-input corpus is the table bad_inputs[]: each case is a state
+ * and a config.json (written into a scratch bundle, or set up as a
+ * symlink, directory, FIFO... by its setup) and the error text it must
+ * produce.  Run as root: prepare-image creates files owned by 0:0, and
+ * the unreadable-config case drops root's DAC capabilities in a child.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/capability.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "allowconf.h"
+#include "common.h"
+#include "error.h"
+#include "idmap.h"
+#include "json.h"
+#include "mountinfo.h"
+#include "patch.h"
+#include "prepare.h"
+#include "spec.h"
+#include "status.h"
+
+static int checks, failures;
+
+__attribute__((format(printf, 2, 3)))
+static bool ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	checks++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - ", cond ? "" : "not ", checks);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return cond;
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* ---- scratch files ---------------------------------------------------- */
+
+static char scratch[1024];	/* short, so that paths under it fit PATH_MAX */
+static char bundle[sizeof(scratch) + sizeof("/bundle")];
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) < 0)
+		die(path);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void bundle_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", bundle, name);
+}
+
+/* ---- the corpus --------------------------------------------------------- */
+
+enum setup {
+	CONFIG_FILE,		/* config.json is the case's text */
+	CONFIG_SYMLINK,		/* a symlink to a file with the text */
+	CONFIG_DIRECTORY,
+	CONFIG_FIFO,
+	CONFIG_MISSING,
+	CONFIG_UNREADABLE,	/* mode 0000, read without DAC capabilities */
+	CONFIG_HUGE,		/* the text padded past CONFIG_MAX */
+	CONFIG_341_EXTENTS,	/* generated */
+	CONFIG_340_EXTENTS,
+};
+
+struct parse_case {
+	const char *name;
+	const char *state;	/* "@B@" stands for the bundle's path */
+	enum setup setup;
+	const char *config;
+	const char *expect;	/* substring of the error; NULL: success */
+};
+
+/* crun 1.8.1's exact output (do_hooks()), with the bundle filled in. */
+#define STATE_OK \
+	"{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1234,\"root\":\"/run/crun/c1\"," \
+	"\"bundle\":\"@B@\",\"status\":\"created\"}"
+#define STATE_WITH(extra) \
+	"{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1234,\"bundle\":\"@B@\"," \
+	"\"status\":\"created\"" extra "}"
+#define MAP_OK "[{\"containerID\":0,\"hostID\":100000,\"size\":65536}]"
+#define CONFIG_USERNS(uids, gids) \
+	"{\"ociVersion\":\"1.0.0\",\"root\":{\"path\":\"rootfs\"},\"linux\":{" \
+	"\"namespaces\":[{\"type\":\"pid\"},{\"type\":\"mount\"},{\"type\":\"user\"}]," \
+	"\"uidMappings\":" uids ",\"gidMappings\":" gids "}}"
+#define CONFIG_OK CONFIG_USERNS(MAP_OK, MAP_OK)
+#define CONFIG_MAP(m) CONFIG_USERNS(m, MAP_OK)
+#define CONFIG_ROOT(root) "{\"root\":" root ",\"linux\":{}}"
+
+static const struct parse_case bad_inputs[] = {
+	/* the state */
+	{ "empty stdin", "", CONFIG_FILE, CONFIG_OK, "state: empty input" },
+	{ "truncated state", "{\"ociVersion\":\"1.0\",\"id\":\"c1\"", CONFIG_FILE,
+	  CONFIG_OK, "state: invalid JSON: parse error: premature EOF" },
+	{ "state is an array", "[1,2]", CONFIG_FILE, CONFIG_OK,
+	  "state: expected a JSON object, got an array" },
+	{ "trailing garbage", STATE_OK " x", CONFIG_FILE, CONFIG_OK,
+	  "state: invalid JSON: parse error: trailing garbage" },
+	{ "pid as string",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":\"1234\",\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: expected an integer, got a string" },
+	{ "negative pid",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":-5,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: -5 out of range [0, 2147483647]" },
+	{ "pid 2^40",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1099511627776,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: 1099511627776 out of range" },
+	{ "pid with a fraction",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":12.5,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: expected an integer, got 12.5" },
+	{ "pid past 64 bits",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":99999999999999999999,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: expected an integer, got 99999999999999999999" },
+	{ "pid missing", "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.pid: missing" },
+	{ "id missing", "{\"ociVersion\":\"1.0\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.id: missing" },
+	{ "id empty", "{\"ociVersion\":\"1.0\",\"id\":\"\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: id: empty" },
+	{ "id with a newline",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"a\\nb\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: id: contains control character 0x0a" },
+	{ "ociVersion missing", "{\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state.ociVersion: missing" },
+	{ "ociVersion 2.0", "{\"ociVersion\":\"2.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: ociVersion: \"2.0\" is not 1.x" },
+	{ "bundle missing", "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1}",
+	  CONFIG_FILE, CONFIG_OK, "state: bundle: missing (and no bundlePath)" },
+	{ "bundle relative", "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"b\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: bundle: \"b\" is not an absolute path" },
+	{ "bundle not a string", "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":7}",
+	  CONFIG_FILE, CONFIG_OK, "state.bundle: expected a string, got an integer" },
+	{ "bundle does not exist",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"/nonexistent/shiftbind\"}",
+	  CONFIG_FILE, CONFIG_OK,
+	  "open bundle `/nonexistent/shiftbind`: No such file or directory" },
+	{ "duplicate key",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"pid\":2,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"pid\"" },
+	{ "duplicate key, nested", STATE_WITH(",\"annotations\":{\"a\":\"1\",\"a\":\"2\"}"),
+	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"a\"" },
+	{ "non-UTF-8 string",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c\xff\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: invalid JSON: lexical error: invalid bytes in UTF8 string" },
+	{ "non-UTF-8 outside strings", "\xfe{}", CONFIG_FILE, CONFIG_OK,
+	  "state: invalid JSON: lexical error: invalid char in json text" },
+	{ "escaped NUL", "{\"ociVersion\":\"1.0\",\"id\":\"c1\\u0000x\",\"pid\":1,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: string contains an escaped NUL" },
+	{ "comment", "/* c */" STATE_OK, CONFIG_FILE, CONFIG_OK,
+	  "state: comments are not JSON" },
+	{ "nested 100 deep",
+	  "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+	  "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	  CONFIG_FILE, CONFIG_OK, "state: nested deeper than 64 levels" },
+	{ "annotations not an object", STATE_WITH(",\"annotations\":[]"), CONFIG_FILE,
+	  CONFIG_OK, "state.annotations: expected an object, got an array" },
+	{ "annotation value not a string", STATE_WITH(",\"annotations\":{\"x\":1}"),
+	  CONFIG_FILE, CONFIG_OK, "state: annotations[\"x\"]: expected a string, got an integer" },
+	{ "shift annotation neither true nor false",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"maybe\"}"), CONFIG_FILE,
+	  CONFIG_OK, "org.shiftbind.shift: expected \"true\" or \"false\", got \"maybe\"" },
+	{ "unknown org.shiftbind annotation",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.shfit\":\"false\"}"), CONFIG_FILE,
+	  CONFIG_OK, "unknown annotation org.shiftbind.shfit" },
+	{ "extra mount relative",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"data\"}"),
+	  CONFIG_FILE, CONFIG_OK, "destination \"data\" is not absolute" },
+	{ "extra mount with ..",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"/data/../etc\"}"),
+	  CONFIG_FILE, CONFIG_OK, "must be a plain absolute path" },
+	{ "extra mount /", STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"/\"}"),
+	  CONFIG_FILE, CONFIG_OK, "destination \"/\" must be a plain absolute path" },
+	{ "extra mount listed twice",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"/a,/b,/a\"}"),
+	  CONFIG_FILE, CONFIG_OK, "org.shiftbind.extra-mounts: \"/a\" listed twice" },
+	{ "extra mount empty entry",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"/a,,/b\"}"),
+	  CONFIG_FILE, CONFIG_OK, "org.shiftbind.extra-mounts: empty destination" },
+
+	/* config.json, as a file */
+	{ "config.json missing", STATE_OK, CONFIG_MISSING, NULL,
+	  "/config.json`: No such file or directory" },
+	{ "config.json a symlink", STATE_OK, CONFIG_SYMLINK, CONFIG_OK,
+	  "/config.json`: is a symbolic link, refused" },
+	{ "config.json a directory", STATE_OK, CONFIG_DIRECTORY, NULL,
+	  "/config.json`: a directory, expected a regular file" },
+	{ "config.json a FIFO", STATE_OK, CONFIG_FIFO, NULL,
+	  "/config.json`: a FIFO, expected a regular file" },
+	{ "config.json unreadable", STATE_OK, CONFIG_UNREADABLE, CONFIG_OK,
+	  "/config.json`: Permission denied" },
+	{ "config.json over the cap", STATE_OK, CONFIG_HUGE, CONFIG_OK,
+	  "/config.json: larger than 4194304 bytes" },
+	{ "config.json truncated", STATE_OK, CONFIG_FILE, "{\"root\":{\"path\":\"r\"}",
+	  "config.json: invalid JSON: parse error: premature EOF" },
+	{ "config.json empty", STATE_OK, CONFIG_FILE, "", "config.json: empty input" },
+
+	/* config.json, its members */
+	{ "root missing", STATE_OK, CONFIG_FILE, "{\"linux\":{}}", "config.json: root: missing" },
+	{ "root.path missing", STATE_OK, CONFIG_FILE, CONFIG_ROOT("{}"),
+	  "config.json: root.path: missing" },
+	{ "root.path empty", STATE_OK, CONFIG_FILE, CONFIG_ROOT("{\"path\":\"\"}"),
+	  "config.json: root.path: empty" },
+	{ "root.path not a string", STATE_OK, CONFIG_FILE, CONFIG_ROOT("{\"path\":[]}"),
+	  "config.json: root.path: expected a string, got an array" },
+	{ "root.readonly a string", STATE_OK, CONFIG_FILE,
+	  CONFIG_ROOT("{\"path\":\"r\",\"readonly\":\"yes\"}"),
+	  "config.json: root.readonly: expected a boolean, got a string" },
+	{ "namespaces not an array", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":{}}}",
+	  "config.json: linux.namespaces: expected an array, got an object" },
+	{ "namespace entry not an object", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[\"user\"]}}",
+	  "config.json: linux.namespaces[0]: expected an object, got a string" },
+	{ "two user namespaces", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"},{\"type\":\"user\"}]}}",
+	  "config.json: linux.namespaces[1]: a second \"user\" namespace" },
+	{ "user namespace without uidMappings", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"}]}}",
+	  "config.json: linux.uidMappings: missing" },
+	{ "mapping without size", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":1}]"),
+	  "config.json: linux.uidMappings[0].size: missing" },
+	{ "mapping entry not an object", STATE_OK, CONFIG_FILE, CONFIG_MAP("[0]"),
+	  "config.json: linux.uidMappings[0]: expected an object, got an integer" },
+	{ "mapping id past u32", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":4294967296,\"size\":1}]"),
+	  "config.json: linux.uidMappings[0].hostID: 4294967296 out of range [0, 4294967295]" },
+	{ "mapping negative id", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":-1,\"hostID\":1,\"size\":1}]"),
+	  "config.json: linux.uidMappings[0].containerID: -1 out of range" },
+	{ "mapping zero size", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":100000,\"size\":0}]"),
+	  "config.json: linux.uidMappings[0].size: must not be 0" },
+	{ "mapping container overflow", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":100000,\"size\":10},"
+		     "{\"containerID\":4294967290,\"hostID\":200000,\"size\":6}]"),
+	  "config.json: linux.uidMappings[1]: containerID 4294967290 + size 6 overflows 32 bits" },
+	{ "mapping host overflow", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":4294967000,\"size\":1000}]"),
+	  "config.json: linux.uidMappings[0]: hostID 4294967000 + size 1000 overflows 32 bits" },
+	{ "mapping overlap in container ids", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":100000,\"size\":1000},"
+		     "{\"containerID\":999,\"hostID\":300000,\"size\":10}]"),
+	  "config.json: linux.uidMappings[1] overlaps config.json: linux.uidMappings[0] in container ids" },
+	{ "mapping overlap in host ids", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":1000,\"hostID\":100500,\"size\":10},"
+		     "{\"containerID\":0,\"hostID\":100000,\"size\":1000}]"),
+	  "config.json: linux.uidMappings[1] overlaps config.json: linux.uidMappings[0] in host ids" },
+	{ "mapping of 341 extents", STATE_OK, CONFIG_341_EXTENTS, NULL,
+	  "config.json: linux.uidMappings: 341 extents, the kernel allows at most 340" },
+	{ "mapping empty", STATE_OK, CONFIG_FILE, CONFIG_MAP("[]"),
+	  "config.json: linux.uidMappings: empty" },
+	{ "mapping without root", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":1,\"hostID\":100000,\"size\":65535}]"),
+	  "config.json: linux.uidMappings: does not map id 0" },
+	{ "mapping is the identity", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":0,\"size\":4294967295}]"),
+	  "config.json: linux.uidMappings: is the identity mapping, nothing to shift" },
+	{ "gid mapping zero size", STATE_OK, CONFIG_FILE,
+	  CONFIG_USERNS(MAP_OK, "[{\"containerID\":0,\"hostID\":1,\"size\":0}]"),
+	  "config.json: linux.gidMappings[0].size: must not be 0" },
+	{ "config annotations checked when the state has none",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}", CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"no\"}}",
+	  "config.json: annotations: org.shiftbind.shift: expected" },
+};
+
+/* The state with "@B@" replaced by the bundle's path. */
+static char *expand_state(const char *text, size_t *len)
+{
+	const char *at = strstr(text, "@B@");
+	char *out;
+
+	if (!at) {
+		out = strdup(text);
+	} else if (asprintf(&out, "%.*s%s%s", (int)(at - text), text, bundle,
+			    at + 3) < 0) {
+		out = NULL;
+	}
+	if (!out)
+		die("expand_state");
+	*len = strlen(out);
+	return out;
+}
+
+static char *extents_config(size_t n)
+{
+	size_t i, size = 256 + n * 64;
+	char *text = malloc(size), *p;
+
+	if (!text)
+		die("malloc");
+	p = text + sprintf(text, "{\"root\":{\"path\":\"r\"},\"linux\":{"
+			   "\"namespaces\":[{\"type\":\"user\"}],\"uidMappings\":[");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s{\"containerID\":%zu,\"hostID\":%zu,\"size\":1}",
+			     i ? "," : "", i, 100000 + i);
+	sprintf(p, "],\"gidMappings\":" MAP_OK "}}");
+	return text;
+}
+
+static void write_huge_config(const char *path, const char *text)
+{
+	size_t pad = CONFIG_MAX + 1, len = strlen(text);
+	char *buf = malloc(pad + len);
+
+	if (!buf)
+		die("malloc");
+	memset(buf, ' ', pad);
+	memcpy(buf + pad, text, len);
+	write_file(path, buf, pad + len);
+	free(buf);
+}
+
+static void setup_bundle(const struct parse_case *c)
+{
+	char config[PATH_MAX], target[PATH_MAX];
+	char *text;
+
+	bundle_path(config, sizeof(config), "config.json");
+	remove_tree(config);
+	switch (c->setup) {
+	case CONFIG_FILE:
+	case CONFIG_UNREADABLE:
+		write_file(config, c->config, strlen(c->config));
+		chmod(config, c->setup == CONFIG_UNREADABLE ? 0000 : 0644);
+		break;
+	case CONFIG_SYMLINK:
+		bundle_path(target, sizeof(target), "real-config.json");
+		write_file(target, c->config, strlen(c->config));
+		if (symlink(target, config) < 0)
+			die("symlink");
+		break;
+	case CONFIG_DIRECTORY:
+		if (mkdir(config, 0755) < 0)
+			die("mkdir");
+		break;
+	case CONFIG_FIFO:
+		if (mkfifo(config, 0644) < 0)
+			die("mkfifo");
+		break;
+	case CONFIG_MISSING:
+		break;
+	case CONFIG_HUGE:
+		write_huge_config(config, c->config);
+		break;
+	case CONFIG_341_EXTENTS:
+	case CONFIG_340_EXTENTS:
+		text = extents_config(c->setup == CONFIG_341_EXTENTS ? 341 : 340);
+		write_file(config, text, strlen(text));
+		free(text);
+		break;
+	}
+}
+
+/*
+ * What the hook does with its input before it acts: parse the state,
+ * load config.json, and validate the mappings it would shift with.
+ */
+static int parse_input(const char *state, size_t len, struct hook_input *in,
+		       struct error *e)
+{
+	int ret = state_parse(state, len, in, e);
+
+	if (ret == 0)
+		ret = config_load(in, e);
+	if (ret == 0 && in->has_userns && !in->opts.opt_out)
+		ret = hook_input_validate(in, e);
+	return ret;
+}
+
+/*
+ * Root reads any file through CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH;
+ * without them, a file of mode 0000 is unreadable even to its owner.
+ */
+static int drop_dac_capabilities(void)
+{
+	struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &header, data) < 0)
+		return -1;
+	data[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH));
+	return (int)syscall(SYS_capset, &header, data);
+}
+
+/*
+ * The unreadable case: parse in a child without those capabilities,
+ * which sends back the error message (nothing if parsing succeeded).
+ * The child frees what it holds before _exit, for valgrind.
+ */
+static int parse_unreadable(char *state, size_t len, struct error *e)
+{
+	int pipefd[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pipefd) < 0)
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		struct hook_input in = { 0 };
+		struct error err = { 0, "" };
+
+		close(pipefd[0]);
+		if (drop_dac_capabilities() == 0 &&
+		    parse_input(state, len, &in, &err) < 0 &&
+		    write(pipefd[1], err.msg, strlen(err.msg)) < 0)
+			err.code = EIO;
+		hook_input_free(&in);
+		free(state);
+		_exit(0);
+	}
+	close(pipefd[1]);
+	memset(e->msg, 0, sizeof(e->msg));
+	n = read(pipefd[0], e->msg, sizeof(e->msg) - 1);
+	close(pipefd[0]);
+	waitpid(pid, NULL, 0);
+	e->code = EACCES;
+	return n > 0 ? -EACCES : 0;
+}
+
+static void run_bad_input(const struct parse_case *c)
+{
+	struct hook_input in = { 0 };
+	struct error e = { 0, "" };
+	size_t len;
+	char *state = expand_state(c->state, &len);
+	int ret;
+
+	setup_bundle(c);
+	if (c->setup == CONFIG_UNREADABLE)
+		ret = parse_unreadable(state, len, &e);
+	else
+		ret = parse_input(state, len, &in, &e);
+	if (!ok(ret < 0 && strstr(e.msg, c->expect), "bad input: %s", c->name))
+		diag("expected error containing \"%s\", got %d \"%s\"", c->expect,
+		     ret, e.msg);
+	hook_input_free(&in);
+	free(state);
+}
+
+/* Bytes of state past STATE_MAX, through the real reader on an fd. */
+static void test_state_over_cap(void)
+{
+	struct hook_input in = { 0 };
+	struct error e = { 0, "" };
+	char path[PATH_MAX];
+	size_t len = STATE_MAX + 1;
+	char *big = malloc(len);
+	int fd, ret;
+
+	if (!big)
+		die("malloc");
+	memset(big, ' ', len);
+	big[0] = '{';
+	bundle_path(path, sizeof(path), "big-state.json");
+	write_file(path, big, len);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ret = state_read(fd, &in, &e);
+	ok(ret == -EFBIG && strstr(e.msg, "state (stdin): larger than 65536 bytes"),
+	   "bad input: state over the cap (%s)", e.msg);
+	close(fd);
+	/* A state of exactly the cap is read (and then parsed). */
+	write_file(path, big, STATE_MAX);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ret = state_read(fd, &in, &e);
+	ok(ret < 0 && strstr(e.msg, "premature EOF"),
+	   "state of exactly 64 KiB is read whole (%s)", e.msg);
+	close(fd);
+	hook_input_free(&in);
+	free(big);
+}
+
+/* A NUL byte inside the text (json_parse gets the length, not strlen). */
+static void test_raw_nul(void)
+{
+	static const char text[] = "{\"ociVersion\":\"1.0\"}\0{\"x\":1}";
+	struct hook_input in = { 0 };
+	struct error e = { 0, "" };
+
+	ok(state_parse(text, sizeof(text) - 1, &in, &e) < 0 &&
+	   strstr(e.msg, "state: contains a NUL byte"), "bad input: raw NUL byte (%s)",
+	   e.msg);
+	hook_input_free(&in);
+}
+
+/* ---- good inputs ---------------------------------------------------- */
+
+static void good_config(const char *text)
+{
+	struct parse_case c = { "", "", CONFIG_FILE, text, NULL };
+
+	setup_bundle(&c);
+}
+
+static int parse_good(const char *state_text, const char *config,
+		      struct hook_input *in, struct error *e)
+{
+	size_t len;
+	char *state = expand_state(state_text, &len);
+	int ret;
+
+	good_config(config);
+	memset(in, 0, sizeof(*in));
+	ret = parse_input(state, len, in, e);
+	free(state);
+	if (ret < 0)
+		diag("unexpected error: %s", e->msg);
+	return ret;
+}
+
+static void test_crun_state(void)
+{
+	struct hook_input in;
+	struct error e = { 0, "" };
+	char rootfs[PATH_MAX];
+
+	bundle_path(rootfs, sizeof(rootfs), "rootfs");
+	ok(parse_good(STATE_OK, CONFIG_OK, &in, &e) == 0, "crun 1.8.1 state parses");
+	ok(in.id && !strcmp(in.id, "c1"), "id");
+	ok(in.pid == 1234, "pid");
+	ok(in.bundle && !strcmp(in.bundle, bundle), "bundle");
+	ok(in.root_path && !strcmp(in.root_path, rootfs),
+	   "relative root.path resolved against the bundle (%s)", in.root_path);
+	ok(in.has_userns && !in.userns_path, "user namespace, created");
+	ok(in.uid_map.count == 1 && in.uid_map.extent[0].host == 100000 &&
+	   in.uid_map.extent[0].size == 65536 && in.gid_map.count == 1,
+	   "mappings copied");
+	ok(!in.have_annotations && !in.opts.opt_out && in.opts.extra_count == 0,
+	   "no annotations: defaults");
+	hook_input_free(&in);
+}
+
+static void test_340_extents(void)
+{
+	struct parse_case c = { "", "", CONFIG_340_EXTENTS, NULL, NULL };
+	struct hook_input in = { 0 };
+	struct error e = { 0, "" };
+	size_t len;
+	char *state = expand_state(STATE_OK, &len);
+
+	setup_bundle(&c);
+	ok(parse_input(state, len, &in, &e) == 0 && in.uid_map.count == 340,
+	   "a mapping of 340 extents is accepted");
+	free(state);
+	hook_input_free(&in);
+}
+
+static void test_spec_fields(void)
+{
+	struct hook_input in;
+	struct error e = { 0, "" };
+
+	/* The spec's own example state: status "creating", annotations. */
+	ok(parse_good("{\"ociVersion\":\"1.0.2\",\"id\":\"oci-container1\",\"status\":\"creating\","
+		      "\"pid\":4422,\"bundle\":\"@B@\",\"annotations\":{\"myKey\":\"myValue\"}}",
+		      "{\"root\":{\"path\":\"/abs/rootfs\",\"readonly\":true}}", &in, &e) == 0,
+	   "the runtime-spec example state parses");
+	ok(in.root_path && !strcmp(in.root_path, "/abs/rootfs"), "absolute root.path kept");
+	ok(in.root_readonly, "root.readonly");
+	ok(!in.has_userns, "no linux section: no user namespace");
+	ok(in.have_annotations, "foreign annotations accepted");
+	hook_input_free(&in);
+
+	ok(parse_good("{\"ociVersion\":\"1.0\",\"id\":\"c\",\"pid\":0,\"bundle\":\"@B@\"}",
+		      CONFIG_OK, &in, &e) == 0 && in.pid == 0,
+	   "pid 0 parses (crun passes it at createContainer)");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":null"),
+		      "{\"root\":{\"path\":\"r\",\"readonly\":null},\"linux\":null}", &in,
+		      &e) == 0 && !in.have_annotations && !in.root_readonly,
+	   "optional members set to null count as absent");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"network\"}],"
+		      "\"uidMappings\":[{\"containerID\":0,\"hostID\":0,\"size\":0}]}}", &in,
+		      &e) == 0 && !in.has_userns,
+	   "mappings without a user namespace are not looked at");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\","
+		      "\"path\":\"/proc/1/ns/user\"}],\"uidMappings\":" MAP_OK
+		      ",\"gidMappings\":" MAP_OK "}}", &in, &e) == 0 &&
+	   in.userns_path && !strcmp(in.userns_path, "/proc/1/ns/user"),
+	   "joined user namespace: its path kept");
+	hook_input_free(&in);
+
+	test_340_extents();
+}
+
+static void test_bundle_path_fallback(void)
+{
+	struct hook_input in;
+	struct error e = { 0, "" };
+
+	ok(parse_good("{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundlePath\":\"@B@\"}",
+		      CONFIG_OK, &in, &e) == 0 && in.bundle && !strcmp(in.bundle, bundle),
+	   "bundlePath used when bundle is absent");
+	hook_input_free(&in);
+	ok(parse_good("{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\","
+		      "\"bundlePath\":\"/elsewhere\"}", CONFIG_OK, &in, &e) == 0 &&
+	   in.bundle && !strcmp(in.bundle, bundle), "bundle wins over bundlePath");
+	hook_input_free(&in);
+}
+
+static void test_annotations(void)
+{
+	struct hook_input in;
+	struct error e = { 0, "" };
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"false\"}"),
+		      CONFIG_MAP("[{\"containerID\":0,\"hostID\":0,\"size\":1}]"), &in, &e) == 0 &&
+	   in.opts.opt_out, "shift=false opts out (and skips mapping validation)");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"true\","
+				 "\"org.shiftbind.extra-mounts\":\"/data,/var/cache\","
+				 "\"run.oci.hooks.stderr\":\"/tmp/x\"}"), CONFIG_OK, &in, &e) == 0 &&
+	   !in.opts.opt_out && in.opts.extra_count == 2 &&
+	   !strcmp(in.opts.extra_mounts[0], "/data") &&
+	   !strcmp(in.opts.extra_mounts[1], "/var/cache") && !in.opts.extra_mounts[2],
+	   "extra-mounts split, in order");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.extra-mounts\":\"\"}"),
+		      CONFIG_OK, &in, &e) == 0 && in.opts.extra_count == 0,
+	   "empty extra-mounts means none");
+	hook_input_free(&in);
+
+	ok(parse_good("{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}",
+		      "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"false\"}}",
+		      &in, &e) == 0 && in.opts.opt_out,
+	   "config.json annotations used when the state has none");
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{}"),
+		      "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"false\"}}",
+		      &in, &e) == 0 && !in.opts.opt_out,
+	   "the state's annotations win over config.json's");
+	hook_input_free(&in);
+}
+
+/* ---- mappings against /proc ------------------------------------------ */
+
+static void test_proc_maps(void)
+{
+	struct idmap a = { NULL, 0 }, b = { NULL, 0 };
+	struct error e = { 0, "" };
+	char text[128];
+
+	ok(idmap_parse_proc("         0     100000      65536\n", "uid_map", &a, &e) == 0 &&
+	   a.count == 1 && a.extent[0].host == 100000, "proc uid_map line parses");
+	ok(idmap_parse_proc("         0     100000      65536\n     65536          0          1\n",
+			    "uid_map", &b, &e) == 0 && b.count == 2, "two lines parse");
+	ok(!idmap_same(&a, &b), "different counts differ");
+	idmap_free(&a);
+	ok(idmap_parse_proc("65536 0 1\n0 100000 65536\n", "uid_map", &a, &e) == 0 &&
+	   idmap_same(&a, &b), "same extents in another order are the same mapping");
+	idmap_format(&b, text, sizeof(text));
+	ok(!strcmp(text, "0 100000 65536, 65536 0 1"), "format (%s)", text);
+	idmap_free(&a);
+	idmap_free(&b);
+	ok(idmap_parse_proc("0 1\n", "uid_map", &a, &e) < 0 &&
+	   strstr(e.msg, "uid_map: line 1: expected three ids"), "short line refused");
+	ok(idmap_parse_proc("0 1 4294967296\n", "uid_map", &a, &e) < 0,
+	   "id past u32 refused");
+	ok(idmap_parse_proc("", "uid_map", &a, &e) == 0 && a.count == 0,
+	   "empty map (not written yet) parses as empty");
+	idmap_free(&a);
+}
+
+/* ---- mountinfo and status --------------------------------------------- */
+
+static const char mountinfo_fixture[] =
+	"1 0 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+	"36 1 8:2 / /srv/images rw,nosuid,relatime,allow-shift shared:2 - ext4 /dev/sdb rw\n"
+	"37 1 8:2 /busybox /run/crun/my\\040ctr rw,relatime,allow-shift,idmapped,shift - ext4 /dev/sdb rw\n"
+	"38 1 0:5 / /proc rw,nosuid - proc proc rw\n";
+
+static void test_mountinfo(void)
+{
+	char *text = strdup(mountinfo_fixture), *cursor = text;
+	struct error e = { 0, "" };
+	struct mount_entry m;
+	char bad[] = "36 1 8:2 / /x rw";
+	int n = 0;
+
+	while (mountinfo_next(&cursor, &m, &e) > 0) {
+		n++;
+		if (m.id == 37) {
+			ok(!strcmp(m.mountpoint, "/run/crun/my ctr"), "\\040 unescaped (%s)",
+			   m.mountpoint);
+			ok(!strcmp(m.root, "/busybox") && !strcmp(m.fstype, "ext4") &&
+			   !strcmp(m.source, "/dev/sdb"), "fields after the separator");
+			ok(mount_has_option(m.options, "shift") &&
+			   mount_has_option(m.options, "allow-shift") &&
+			   !mount_has_option(m.options, "allow"), "options matched whole");
+		}
+	}
+	ok(n == 4, "four entries (%d)", n);
+	ok(mountinfo_parse_line(bad, &m) == -EINVAL, "line without separator refused");
+	free(text);
+}
+
+static char *capture(char *mountinfo, const char *under, bool json)
+{
+	struct error e = { 0, "" };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&buf, &size);
+
+	if (!out)
+		die("open_memstream");
+	if (status_print(mountinfo, under, json, out, &e) < 0)
+		fprintf(out, "ERROR %s", e.msg);
+	fclose(out);
+	return buf;
+}
+
+static void test_status(void)
+{
+	char *text = strdup(mountinfo_fixture), *out;
+
+	out = capture(text, NULL, false);
+	ok(strstr(out, "allow-shift        ext4     /srv/images") &&
+	   strstr(out, "allow-shift,shift  ext4     /run/crun/my ctr") && !strstr(out, "/proc"),
+	   "status lists marked and shifted mounts");
+	free(out);
+	free(text);
+
+	text = strdup(mountinfo_fixture);
+	out = capture(text, "/srv", false);
+	ok(strstr(out, "/srv/images") && !strstr(out, "/run/crun"), "status PATH filters");
+	free(out);
+	free(text);
+
+	text = strdup(mountinfo_fixture);
+	out = capture(text, "/sr", false);
+	ok(strstr(out, "no mount at or below /sr is marked"), "PATH matches whole components");
+	free(out);
+	free(text);
+
+	text = strdup(mountinfo_fixture);
+	out = capture(text, NULL, true);
+	{
+		struct error e = { 0, "" };
+		yajl_val tree = NULL;
+		yajl_val mounts;
+
+		ok(json_parse("status", out, strlen(out), &tree, &e) == 0 &&
+		   (mounts = json_member(tree, "mounts")) && YAJL_IS_ARRAY(mounts) &&
+		   mounts->u.array.len == 2, "status --json: two mounts");
+		yajl_tree_free(tree);
+	}
+	ok(strstr(out, "\"allow_shift\": true") && strstr(out, "\"shifted\": true") &&
+	   strstr(out, "\"my ctr\"") == NULL && strstr(out, "/run/crun/my ctr"),
+	   "status --json fields");
+	free(out);
+	free(text);
+}
+
+/* ---- allow.conf ------------------------------------------------------ */
+
+static void test_allowconf(void)
+{
+	struct allow_list list = { NULL, 0 };
+	struct error e = { 0, "" };
+	char flags[32];
+
+	ok(allowconf_parse("# stores\n\n/srv/images ro nosuid # shared\n  /var/lib/x\t# y\n",
+			   "allow.conf", &list, &e) == 0 && list.count == 2,
+	   "allow.conf parses (%s)", e.msg);
+	if (list.count == 2) {
+		mark_flags_format(list.entry[0].flags, flags, sizeof(flags));
+		ok(!strcmp(list.entry[0].path, "/srv/images") && !strcmp(flags, "ro,nosuid") &&
+		   list.entry[0].line == 3, "entry with options (%s)", flags);
+		ok(!strcmp(list.entry[1].path, "/var/lib/x") && list.entry[1].flags == 0,
+		   "entry without options");
+	}
+	allow_list_free(&list);
+	ok(allowconf_parse("/a rw\n", "f", &list, &e) < 0 &&
+	   strstr(e.msg, "f:1: unknown option \"rw\""), "unknown option refused");
+	ok(allowconf_parse("\nsrv\n", "f", &list, &e) < 0 &&
+	   strstr(e.msg, "f:2: \"srv\" is not an absolute path"), "relative path refused");
+	ok(allowconf_parse("/a\n/a ro\n", "f", &list, &e) < 0 &&
+	   strstr(e.msg, "f:2: /a is already listed on line 1"), "duplicate refused");
+	ok(allowconf_parse("/a ro ro\n", "f", &list, &e) < 0 &&
+	   strstr(e.msg, "option \"ro\" given twice"), "repeated option refused");
+	ok(allowconf_parse("", "f", &list, &e) == 0 && list.count == 0, "empty file");
+	allow_list_free(&list);
+}
+
+/* ---- prepare-image --------------------------------------------------- */
+
+static bool owned_by_root(const char *path, mode_t type, mode_t mode)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == type &&
+	       (st.st_mode & 07777) == mode && st.st_uid == 0 && st.st_gid == 0;
+}
+
+static void test_prepare_image(void)
+{
+	static const char *const files[] = { "etc/hosts", "etc/resolv.conf",
+					     "etc/hostname", "run/.containerenv" };
+	char image[PATH_MAX], path[PATH_MAX + 32], outside[PATH_MAX];
+	struct error e = { 0, "" };
+	char *out = NULL;
+	size_t size = 0, i;
+	FILE *report;
+	bool all = true;
+	int ret;
+
+	if (geteuid() != 0) {
+		ok(true, "# SKIP prepare-image needs root");
+		return;
+	}
+	snprintf(image, sizeof(image), "%s/image", scratch);
+	mkdir(image, 0755);
+	report = open_memstream(&out, &size);
+	ok(prepare_image(image, report, &e) == 0, "prepare-image on an empty image (%s)", e.msg);
+	fclose(report);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", image, files[i]);
+		all &= owned_by_root(path, S_IFREG, 0644);
+	}
+	ok(all, "files created 0:0 0644");
+	snprintf(path, sizeof(path), "%s/proc", image);
+	ok(owned_by_root(path, S_IFDIR, 0755), "directories created 0:0 0755");
+	ok(out && strstr(out, "created ") && strstr(out, "/etc/hosts"), "reported");
+	free(out);
+
+	out = NULL;
+	report = open_memstream(&out, &size);
+	ret = prepare_image(image, report, &e);
+	fclose(report);
+	ok(ret == 0 && size == 0, "second run creates nothing (%s)", out);
+	free(out);
+
+	/* A symlinked component is refused, and nothing appears where it points. */
+	snprintf(image, sizeof(image), "%s/image2", scratch);
+	snprintf(outside, sizeof(outside), "%s/outside", scratch);
+	mkdir(image, 0755);
+	mkdir(outside, 0755);
+	snprintf(path, sizeof(path), "%s/etc", image);
+	if (symlink(outside, path) < 0)
+		die("symlink");
+	out = NULL;
+	report = open_memstream(&out, &size);
+	ok(prepare_image(image, report, &e) < 0 &&
+	   strstr(e.msg, "/etc` is a symbolic link: refusing to follow it"),
+	   "symlinked /etc refused (%s)", e.msg);
+	fclose(report);
+	free(out);
+	snprintf(path, sizeof(path), "%s/hosts", outside);
+	ok(access(path, F_OK) < 0, "nothing created through the symlink");
+
+	/* A dangling symlink as a target file is refused too. */
+	remove(path);
+	snprintf(path, sizeof(path), "%s/etc", image);
+	remove(path);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/etc/hosts", image);
+	if (symlink("/nonexistent/hosts", path) < 0)
+		die("symlink");
+	out = NULL;
+	report = open_memstream(&out, &size);
+	ok(prepare_image(image, report, &e) < 0 && strstr(e.msg, "/etc/hosts` is a symbolic link"),
+	   "symlinked target file refused (%s)", e.msg);
+	fclose(report);
+	free(out);
+}
+
+/* ---- patch-config ---------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t n;
+
+	if (!f)
+		return strdup("");
+	text = calloc(1, CONFIG_MAX);
+	if (!text)
+		die("calloc");
+	n = fread(text, 1, CONFIG_MAX - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+static int patch(bool rootless, struct error *e)
+{
+	char *out = NULL;
+	size_t size = 0;
+	FILE *report = open_memstream(&out, &size);
+	int ret = patch_config(bundle, "/usr/libexec/shiftbind/shiftbind-hook",
+			       rootless, report, e);
+
+	fclose(report);
+	free(out);
+	return ret;
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t n = 0;
+
+	while ((haystack = strstr(haystack, needle))) {
+		n++;
+		haystack++;
+	}
+	return n;
+}
+
+static void test_patch_config(void)
+{
+	static const char original[] =
+		"{\"ociVersion\":\"1.0.0\",\"process\":{\"args\":[\"sh\"],\"oomScoreAdj\":1.50},"
+		"\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"prestart\":[{\"path\":\"/bin/other\"}],"
+		"\"poststop\":[{\"path\":\"/bin/x\",\"timeout\":5}]}}";
+	struct error e = { 0, "" };
+	char config[PATH_MAX];
+	char *first, *second;
+
+	bundle_path(config, sizeof(config), "config.json");
+	good_config(original);
+	ok(patch(false, &e) == 0, "patch-config (rootful) (%s)", e.msg);
+	first = slurp(config);
+	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"prestart\"") &&
+	   strstr(first, "\"timeout\": 10") && !strstr(first, "createContainer"),
+	   "hook added at prestart with args and timeout");
+	ok(strstr(first, "\"/bin/other\"") &&
+	   strstr(first, "/bin/other") < strstr(first, "shiftbind-hook"),
+	   "existing prestart hooks kept, ours last");
+	ok(strstr(first, "1.50") && strstr(first, "\"poststop\""), "other members kept as written");
+	ok(patch(false, &e) == 0, "second patch-config succeeds");
+	second = slurp(config);
+	ok(!strcmp(first, second), "patch-config is idempotent");
+	free(second);
+	ok(patch(true, &e) == 0, "patch-config --rootless");
+	free(first);
+	first = slurp(config);
+	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"createContainer\"") &&
+	   strstr(first, "/bin/other"), "moved to createContainer, other hooks kept");
+
+	good_config("{\"root\":{\"path\":\"rootfs\"}}");
+	ok(patch(true, &e) == 0, "patch-config adds a hooks object");
+	free(first);
+	first = slurp(config);
+	ok(strstr(first, "\"hooks\"") && strstr(first, "\"createContainer\""), "hooks added");
+	free(first);
+
+	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":[]}");
+	ok(patch(false, &e) < 0 && strstr(e.msg, "config.json.hooks: expected an object"),
+	   "hooks of the wrong type refused (%s)", e.msg);
+
+	{
+		struct parse_case c = { "", "", CONFIG_SYMLINK, original, NULL };
+
+		setup_bundle(&c);
+		ok(patch(false, &e) < 0 && strstr(e.msg, "is a symbolic link, refused"),
+		   "symlinked config.json refused");
+	}
+}
+
+/* ---- the error contract ---------------------------------------------- */
+
+static void test_error(void)
+{
+	struct error e = { 0, "" };
+	char big[3000];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ok(error_errno(&e, ENOENT, "open `%s`", "/a") == -ENOENT &&
+	   !strcmp(e.msg, "open `/a`: No such file or directory"), "error_errno");
+	ok(error_context(&e, "step %d", 2) == -ENOENT &&
+	   !strcmp(e.msg, "step 2: open `/a`: No such file or directory"), "error_context");
+	error_msg(&e, EINVAL, "%s", big);
+	ok(strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strcmp(e.msg + ERROR_MSG_MAX - 4, "..."), "a cut message ends with ...");
+}
+
+static void make_scratch(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(scratch, sizeof(scratch), "%s/hook-unit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(scratch))
+		die("mkdtemp");
+	snprintf(bundle, sizeof(bundle), "%s/bundle", scratch);
+	if (mkdir(bundle, 0755) < 0)
+		die("mkdir bundle");
+}
+
+int main(void)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	make_scratch();
+	for (i = 0; i < ARRAY_SIZE(bad_inputs); i++)
+		run_bad_input(&bad_inputs[i]);
+	test_state_over_cap();
+	test_raw_nul();
+	test_crun_state();
+	test_spec_fields();
+	test_bundle_path_fallback();
+	test_annotations();
+	test_proc_maps();
+	test_mountinfo();
+	test_status();
+	test_allowconf();
+	test_prepare_image();
+	test_patch_config();
+	test_error();
+	remove_tree(scratch);
+	printf("1..%d\n", checks);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,126 @@
+#!/bin/bash
+# The shiftbind CLI (release build) on the host, whose kernel has no
+# configfd, and `make install`:
+#   - usage and exit codes, --help for each command
+#   - status and status --json on the host's mount table
+#   - allow / shift / apply-config name the missing kernel support and
+#     leave the mount table as it was
+#   - apply-config refuses a bad file with file:line; the shipped
+#     allow.conf parses (and lists nothing)
+#   - prepare-image creates the targets 0:0, is idempotent, refuses a
+#     symlinked component and creates nothing through it
+#   - patch-config registers the hook at the right stage, idempotently,
+#     keeps the file valid for jq, refuses a symlinked config.json
+#   - install puts binaries, man pages and configs where DESTDIR/PREFIX say
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/hook/lib.sh"
+require_root
+scratch_dir
+
+build_oci_hook all
+cli=$BUILD/shiftbind
+
+# Usage.
+assert_status 2 "$cli"
+assert_status 0 "$cli" --help
+for cmd in allow shift status prepare-image apply-config patch-config; do
+	assert_status 0 "$cli" "$cmd" --help
+	assert_contains "Usage: shiftbind $cmd" "$OUTPUT"
+done
+assert_status 2 "$cli" frobnicate
+assert_status 2 "$cli" allow
+assert_status 2 "$cli" allow --bogus /srv
+assert_status 2 "$cli" shift /a
+
+# status: the host kernel marks nothing.
+assert_status 0 "$cli" status
+assert_contains "is marked allow-shift or shifted" "$OUTPUT"
+assert_status 0 "$cli" status --json /
+assert_eq 0 "$(jq '.mounts | length' <<<"$OUTPUT")" "mounts in status --json"
+
+# Kernel support missing: said plainly, nothing mounted.
+before=$(cat /proc/self/mountinfo)
+mkdir -p "$SCRATCH/store"
+assert_status 1 "$cli" allow --ro --nosuid "$SCRATCH/store"
+assert_contains "this kernel has no configfd" "$OUTPUT"
+assert_status 1 "$cli" allow /
+assert_contains "refusing to mark / allow-shift" "$OUTPUT"
+assert_status 1 "$cli" shift "$SCRATCH/store" "$SCRATCH/store"
+assert_contains "this kernel has no configfd" "$OUTPUT"
+printf '# test\n%s nosuid\n' "$SCRATCH/store" >"$SCRATCH/allow.conf"
+assert_status 1 "$cli" apply-config "$SCRATCH/allow.conf"
+assert_contains "this kernel has no configfd" "$OUTPUT"
+assert_eq "$before" "$(cat /proc/self/mountinfo)" "mount table after failed commands"
+
+# allow.conf errors name the line; the shipped file lists nothing.
+printf '/srv/images\n%s rw\n' "$SCRATCH/store" >"$SCRATCH/bad.conf"
+assert_status 1 "$cli" apply-config "$SCRATCH/bad.conf"
+assert_contains "$SCRATCH/bad.conf:2: unknown option \"rw\"" "$OUTPUT"
+assert_status 0 "$cli" apply-config "$SHIFTBIND_TESTS/../configs/shiftbind-allow.conf"
+assert_contains "no stores listed" "$OUTPUT"
+
+# prepare-image.
+image=$SCRATCH/image
+mkdir "$image"
+assert_status 0 "$cli" prepare-image "$image"
+for f in etc/hosts etc/resolv.conf etc/hostname run/.containerenv; do
+	assert_eq "0:0 644 regular empty file" "$(stat -c '%u:%g %a %F' "$image/$f")" "$f"
+done
+for d in proc dev sys etc run; do
+	assert_eq "0:0 755 directory" "$(stat -c '%u:%g %a %F' "$image/$d")" "$d"
+done
+assert_status 0 "$cli" prepare-image "$image"
+assert_eq "" "$OUTPUT" "second prepare-image"
+mkdir "$SCRATCH/image2" "$SCRATCH/elsewhere"
+ln -s "$SCRATCH/elsewhere" "$SCRATCH/image2/run"
+assert_status 1 "$cli" prepare-image "$SCRATCH/image2"
+assert_contains "image2/run\` is a symbolic link: refusing to follow it" "$OUTPUT"
+[ -z "$(ls -A "$SCRATCH/elsewhere")" ] || fail "prepare-image wrote through a symlink"
+
+# patch-config.
+bundle=$SCRATCH/bundle
+make_bundle "$bundle" "$image" "0 100000 65536" "0 100000 65536" /bin/true
+assert_status 0 "$cli" patch-config "$bundle"
+assert_contains "hook registered at prestart" "$OUTPUT"
+jq -e '.hooks.prestart[-1] == {path: "/usr/libexec/shiftbind/shiftbind-hook",
+	args: ["shiftbind-hook", "prestart"], timeout: 10}' "$bundle/config.json" >/dev/null ||
+	fail "prestart hook entry: $(jq -c .hooks "$bundle/config.json")"
+cp "$bundle/config.json" "$SCRATCH/first.json"
+assert_status 0 "$cli" patch-config "$bundle"
+assert_contains "already registered" "$OUTPUT"
+cmp -s "$bundle/config.json" "$SCRATCH/first.json" || fail "second patch-config changed config.json"
+assert_status 0 "$cli" patch-config --rootless --hook /opt/sb/shiftbind-hook "$bundle"
+jq -e '(.hooks.prestart | length) == 0 and .hooks.createContainer[-1].path == "/opt/sb/shiftbind-hook"
+	and .hooks.createContainer[-1].args == ["shiftbind-hook", "createContainer"]' \
+	"$bundle/config.json" >/dev/null || fail "rootless entry: $(jq -c .hooks "$bundle/config.json")"
+assert_eq "$(jq -S 'del(.hooks)' "$SCRATCH/first.json")" "$(jq -S 'del(.hooks)' "$bundle/config.json")" \
+	"config.json apart from hooks"
+mv "$bundle/config.json" "$bundle/real.json"
+ln -s real.json "$bundle/config.json"
+assert_status 1 "$cli" patch-config "$bundle"
+assert_contains "is a symbolic link, refused" "$OUTPUT"
+
+# install.
+root=$SCRATCH/root
+assert_status 0 make -s -C "$OCI_HOOK_DIR" install O="$BUILD" DESTDIR="$root"
+for f in usr/libexec/shiftbind/shiftbind-hook usr/sbin/shiftbind; do
+	[ -x "$root/$f" ] || fail "not installed: $f"
+done
+for f in usr/share/man/man8/shiftbind.8 usr/share/man/man8/shiftbind-hook.8 \
+	usr/lib/systemd/system/shiftbind-allow.service etc/shiftbind/allow.conf \
+	usr/share/shiftbind/hooks/crun-rootful.json usr/share/shiftbind/hooks/crun-rootless.json \
+	usr/share/shiftbind/hooks/hooks.d/rootful/shiftbind.json \
+	usr/share/shiftbind/hooks/hooks.d/rootless/shiftbind.json; do
+	[ -f "$root/$f" ] || fail "not installed: $f"
+done
+echo "# an administrator's list" >"$root/etc/shiftbind/allow.conf"
+assert_status 0 make -s -C "$OCI_HOOK_DIR" install O="$BUILD" DESTDIR="$root" \
+	PREFIX=/usr/local SYSCONFDIR=/usr/local/etc
+assert_eq "# an administrator's list" "$(cat "$root/etc/shiftbind/allow.conf")" "allow.conf kept"
+assert_contains '"path": "/usr/local/libexec/shiftbind/shiftbind-hook"' \
+	"$(cat "$root/usr/local/share/shiftbind/hooks/hooks.d/rootful/shiftbind.json")"
+assert_contains "ExecStart=/usr/local/sbin/shiftbind apply-config /usr/local/etc/shiftbind/allow.conf" \
+	"$(cat "$root/usr/local/lib/systemd/system/shiftbind-allow.service")"
+assert_status 0 "$root/usr/local/sbin/shiftbind" patch-config --help
+assert_contains "(default /usr/local/libexec/shiftbind/shiftbind-hook)" "$OUTPUT"
+echo "CLI and install checked"
