@@ -16,7 +16,6 @@ readonly GUEST_LIB=usr/lib/shiftbind
 readonly IMAGE_SIZE=${GUEST_IMAGE_SIZE:-3G}
 readonly TEST_USER=tester TEST_UID=1001
 readonly SUBID_START=300000 SUBID_COUNT=65536
-readonly STORE_GROUP=shiftbind
 work= # scratch directory, removed on exit
 kselftests= # KSELFTEST_DIR, optional
 
@@ -101,12 +100,10 @@ configure_users() {
 	chroot "$root" useradd --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
-	# Only root and the group of users allowed to run rootless containers
-	# on the store may traverse it (see configfd-bind(7), security).
-	chroot "$root" groupadd --system "$STORE_GROUP"
-	chroot "$root" usermod --append --groups "$STORE_GROUP" "$TEST_USER"
-	chroot "$root" chgrp "$STORE_GROUP" /srv/images
-	chmod 0710 "$root/srv/images"
+	# Nobody but root may list the store; everyone must be able to walk
+	# through it, because runtimes resolve the rootfs path as the
+	# container's root, an unprivileged host uid (see configfd-bind(7)).
+	chmod 0711 "$root/srv/images"
 	echo shiftbind-guest >"$root/etc/hostname"
 }
 
@@ -119,8 +116,9 @@ make_image() {
 	cp -a "$overlay/." "$work/root/"
 	configure_users "$work/root"
 	mkfs.ext4 -q -F -L shiftbind-root -d "$work/root" "$work/rootfs.img" "$IMAGE_SIZE" >/dev/null
-	# Keep only the newest image: each is up to $IMAGE_SIZE of sparse file.
-	rm -f "$SHIFTBIND_CACHE"/guest/rootfs-*.img
+	# Keep the three newest images (up to $IMAGE_SIZE of sparse file each;
+	# a run in progress may still be copying an older one).
+	ls -1t "$SHIFTBIND_CACHE"/guest/rootfs-*.img 2>/dev/null | tail -n +3 | xargs -r rm -f
 	mv "$work/rootfs.img" "$image"
 }
 

@@ -33,7 +33,9 @@ results=${GUEST_RESULTS:-$SHIFTBIND_OUT/guest.results}
 
 require_cmd qemu-system-x86_64 qemu-system-x86
 [ -f "$kernel" ] || die "kernel $kernel not found; run 'make kernel'"
-[ -f "$image" ] || die "guest image $image not found; run 'make guest'"
+# A reused disk (GUEST_DISK) no longer needs the image it was copied from.
+[ -f "$image" ] || [ -f "${GUEST_DISK:-}" ] ||
+	die "guest image $image not found; run 'make guest'"
 mkdir -p "$SHIFTBIND_OUT"
 
 prepare_disk() {

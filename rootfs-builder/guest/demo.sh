@@ -1,17 +1,65 @@
 #!/bin/bash
-# The demonstration run by `make demo` inside the guest.
+# `make demo`, inside the guest: one shared image owned by real root, seen
+# by the host, by two rootful containers with different mappings, by a
+# rootless container, and by a container without the hook; then a file
+# written by a container's root, as the host sees it.
 . /usr/lib/shiftbind/tests/lib/testlib.sh
+set +e
 scratch_dir
+chmod 755 "$SCRATCH"
 
 heading() { printf '\n== %s ==\n' "$*"; }
 
-heading "kernel"
-uname -r
+# container NAME UID_MAP HOOK ARGS...: run probe ARGS in a rootful container.
+container() {
+	local name=$1 map=$2 hook=$3
+	shift 3
+	make_bundle "$SCRATCH/$name" "$SHARED_IMAGE" "$map" "$map" /bin/probe "$@"
+	[ "$hook" = no ] || with_hook "$SCRATCH/$name"
+	crun_run "$SCRATCH/$name" "demo-$name" 2>&1 ||
+		cat "$SCRATCH/$name/hook.stderr" 2>/dev/null
+}
 
-heading "host view of the shared image $SHARED_IMAGE (real owners)"
-ls -ln "$SHARED_IMAGE" "$SHARED_IMAGE/etc/shadow" "$SHARED_IMAGE/home/user/file" | sed 's/  */ /g'
+rootless() {
+	local uid gid su sg bundle
+	uid=$(id -u "$TEST_USER") gid=$(id -g "$TEST_USER")
+	read -r su _ < <(subid_range "$TEST_USER" /etc/subuid)
+	read -r sg _ < <(subid_range "$TEST_USER" /etc/subgid)
+	bundle=$(su "$TEST_USER" -s /bin/sh -c 'mktemp -d /tmp/demo-rootless.XXXXXX')
+	make_bundle "$bundle" "$SHARED_IMAGE" "0 $uid 1,1 $su 65535" "0 $gid 1,1 $sg 65535" \
+		/bin/probe stat "${OWNER_PATHS[@]}"
+	with_hook "$bundle" --rootless
+	chown -R "$TEST_USER:" "$bundle"
+	crun_run_as "$TEST_USER" "$bundle" demo-rootless 2>&1 || cat "$bundle/hook.stderr"
+	rm -rf "$bundle"
+}
 
-heading "container with user namespace 0 -> 100000, no shift (today's problem)"
-make_bundle "$SCRATCH/a" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
-	/bin/probe stat / /bin/sh /etc/shadow /home/user/file
-crun_run "$SCRATCH/a" demo-a
+heading "kernel $(uname -r); store marks (shiftbind status)"
+shiftbind status
+
+heading "host: the shared image $SHARED_IMAGE, real owners (uid:gid mode path)"
+(cd "$SHARED_IMAGE" && stat -c '%u:%g %04a %n' . bin/sh etc/shadow home/user/file)
+
+heading "container A, user namespace 0 -> 100000, shiftbind-hook"
+container a "0 100000 65536" yes stat "${OWNER_PATHS[@]}"
+
+heading "container B, user namespace 0 -> 200000, same image, shiftbind-hook"
+container b "0 200000 65536" yes stat "${OWNER_PATHS[@]}"
+
+heading "rootless container of user $TEST_USER (subuids), shiftbind-hook"
+rootless
+
+heading "container A without the hook (what runtimes see today)"
+container nohook "0 100000 65536" no stat "${OWNER_PATHS[@]}"
+
+heading "container A's root writes /root/hello; the host sees"
+image=$IMAGE_STORE/demo-write
+rm -rf "$image"
+cp -a "$SHARED_IMAGE" "$image"
+make_bundle "$SCRATCH/w" "$image" "0 100000 65536" "0 100000 65536" /bin/probe create /root/hello
+with_hook "$SCRATCH/w"
+printf 'inside:  '
+crun_run "$SCRATCH/w" demo-write 2>&1 || cat "$SCRATCH/w/hook.stderr"
+printf 'on disk: '
+stat -c '%u:%g %04a %n' "$image/root/hello"
+rm -rf "$image"

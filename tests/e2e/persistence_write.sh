@@ -10,7 +10,7 @@ image=$IMAGE_STORE/e2e-persist
 rm -rf "$image"
 cp -a "$SHARED_IMAGE" "$image"
 make_bundle "$SCRATCH/c" "$image" "0 100000 65536" "0 100000 65536" \
-	/bin/sh -c '/bin/probe create /root/kept && echo data >/root/kept && /bin/probe mkdir /home/user/kept-dir'
+	/bin/sh -c '/bin/probe create /root/kept && echo data >/root/kept && /bin/probe mkdir /root/kept-dir'
 with_hook "$SCRATCH/c"
 assert_status 0 crun_run "$SCRATCH/c" e2e-persist
 make_bundle "$SCRATCH/u" "$image" "0 100000 65536" "0 100000 65536" /bin/probe create /home/user/kept-1000

@@ -24,6 +24,9 @@ assert_eq "$REAL_OWNERS" "$(cat "$SCRATCH/b.out")" "owners in container b (0 -> 
 
 make_bundle "$SCRATCH/suid" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" /bin/probe-suid id
 run_as_user "$SCRATCH/suid" 1000 1000
+# crun's default config sets no_new_privs, which ignores setuid bits.
+jq '.process.noNewPrivileges = false' "$SCRATCH/suid/config.json" >"$SCRATCH/suid/config.json.new"
+mv "$SCRATCH/suid/config.json.new" "$SCRATCH/suid/config.json"
 with_hook "$SCRATCH/suid"
 assert_status 0 crun_run "$SCRATCH/suid" e2e-suid
 assert_eq "uid=1000 gid=1000 euid=0 egid=1000" "$OUTPUT" "setuid-root binary run by uid 1000"

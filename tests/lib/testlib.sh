@@ -64,8 +64,16 @@ scratch_dir() {
 	trap 'rm -rf "$SCRATCH"' EXIT
 }
 
-# json_args ARG...: the arguments as a JSON array of strings.
-json_args() { jq -nc '$ARGS.positional' --args "$@"; }
+# json_args ARG...: the arguments as a JSON array of strings.  One --arg
+# at a time: after --args, jq would still take "-c" and the like as its
+# own options.
+json_args() {
+	local arg json='[]'
+	for arg in "$@"; do
+		json=$(jq -c --arg a "$arg" '. + [$a]' <<<"$json")
+	done
+	echo "$json"
+}
 
 # make_bundle DIR ROOTFS UID_MAP GID_MAP ARG...
 #

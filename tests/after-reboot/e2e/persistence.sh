@@ -9,7 +9,7 @@ scratch_dir
 image=$IMAGE_STORE/e2e-persist
 [ -d "$image" ] || fail "$image is missing: the first boot's persistence_write did not run or did not sync"
 assert_eq "0:0 data" "$(stat -c %u:%g "$image/root/kept") $(cat "$image/root/kept")" "root's file on disk"
-assert_eq "0:0" "$(stat -c %u:%g "$image/home/user/kept-dir")" "root's directory on disk"
+assert_eq "0:0" "$(stat -c %u:%g "$image/root/kept-dir")" "root's directory on disk"
 assert_eq "1000:1000" "$(stat -c %u:%g "$image/home/user/kept-1000")" "uid 1000's file on disk"
 
 make_bundle "$SCRATCH/c" "$image" "0 200000 65536" "0 200000 65536" \
