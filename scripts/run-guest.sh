@@ -88,7 +88,7 @@ printf ' %q' "${qemu[@]}" >&2
 echo >&2
 
 # Show results as they arrive; the guest's full console is in the log.
-tail -n +1 -f "$results" >&2 &
+tail -n +1 -f "$results" | grep --line-buffered -vxF "$DONE_MARKER" >&2 &
 tail_pid=$!
 status=0
 timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null || status=$?

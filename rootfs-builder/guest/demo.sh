@@ -21,15 +21,9 @@ container() {
 }
 
 rootless() {
-	local uid gid su sg bundle
-	uid=$(id -u "$TEST_USER") gid=$(id -g "$TEST_USER")
-	read -r su _ < <(subid_range "$TEST_USER" /etc/subuid)
-	read -r sg _ < <(subid_range "$TEST_USER" /etc/subgid)
-	bundle=$(su "$TEST_USER" -s /bin/sh -c 'mktemp -d /tmp/demo-rootless.XXXXXX')
-	make_bundle "$bundle" "$SHARED_IMAGE" "0 $uid 1,1 $su 65535" "0 $gid 1,1 $sg 65535" \
-		/bin/probe stat "${OWNER_PATHS[@]}"
+	local bundle
+	bundle=$(rootless_bundle "$SHARED_IMAGE" /bin/probe stat "${OWNER_PATHS[@]}")
 	with_hook "$bundle" --rootless
-	chown -R "$TEST_USER:" "$bundle"
 	crun_run_as "$TEST_USER" "$bundle" demo-rootless 2>&1 || cat "$bundle/hook.stderr"
 	rm -rf "$bundle"
 }

@@ -21,23 +21,7 @@
 #include <unistd.h>
 
 #include "configfd.h"
-
-static int checks, failures;
-
-__attribute__((format(printf, 2, 3)))
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - ", cond ? "" : "not ", checks);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "tap.h"
 
 static int count_fds(void)
 {
@@ -152,6 +136,5 @@ int main(void)
 	test_probe();
 	test_cmd_name();
 	test_read_log();
-	printf("1..%d\n", checks);
-	return failures ? 1 : 0;
+	return tap_done();
 }

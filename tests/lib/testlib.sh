@@ -112,11 +112,30 @@ crun_run() {
 	crun --cgroup-manager=cgroupfs run -b "$1" "$2"
 }
 
-# crun_run_as USER BUNDLE ID: rootless crun run by USER.
+# crun_run_as USER BUNDLE ID: rootless crun run by USER, who is given the
+# bundle first.
 crun_run_as() {
 	local user=$1 bundle=$2 id=$3
+	chown -R "$user:" "$bundle"
 	su "$user" -s /bin/sh -c \
 		"crun --root /tmp/$user-crun --cgroup-manager=disabled run -b '$bundle' '$id'"
+}
+
+# rootless_bundle IMAGE ARG...: print the path of a new bundle for a
+# rootless container of TEST_USER running ARG... in IMAGE: the user's uid
+# and gid map to 0, its subordinate ids to 1..65535.  The caller removes
+# it.
+rootless_bundle() {
+	local image=$1 uid gid subuid subgid bundle
+	shift
+	uid=$(id -u "$TEST_USER")
+	gid=$(id -g "$TEST_USER")
+	read -r subuid _ < <(subid_range "$TEST_USER" /etc/subuid)
+	read -r subgid _ < <(subid_range "$TEST_USER" /etc/subgid)
+	bundle=$(su "$TEST_USER" -s /bin/sh -c 'mktemp -d /tmp/rootless.XXXXXX')
+	make_bundle "$bundle" "$image" "0 $uid 1,1 $subuid 65535" \
+		"0 $gid 1,1 $subgid 65535" "$@"
+	echo "$bundle"
 }
 
 # subid_range USER FILE: "START COUNT" of USER's range in /etc/subuid or subgid.

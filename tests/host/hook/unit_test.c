@@ -38,36 +38,7 @@
 #include "prepare.h"
 #include "spec.h"
 #include "status.h"
-
-static int checks, failures;
-
-__attribute__((format(printf, 2, 3)))
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - ", cond ? "" : "not ", checks);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
-
-static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "../tap.h"
 
 /* ---- scratch files ---------------------------------------------------- */
 
@@ -1082,6 +1053,5 @@ int main(void)
 	test_patch_config();
 	test_error();
 	remove_tree(scratch);
-	printf("1..%d\n", checks);
-	return failures ? 1 : 0;
+	return tap_done();
 }
