@@ -17,7 +17,7 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wmissing-prototypes \
 PROBE_CFLAGS := -O2 -static $(WARNINGS)
 
 .PHONY: help deps kernel kernel-debug guest userspace oci-hook test demo \
-	shell fuzz kernel-tree kernel-export clean clean-cache
+	shell fuzz kernel-tree kernel-export kernel-bisect clean clean-cache
 
 help:
 	@echo "shiftbind targets:"
@@ -29,6 +29,7 @@ help:
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
 	@echo "  make kernel-export  write that tree's commits back to kernel-patches/"
+	@echo "  make kernel-bisect  build the kernel at every patch of the series (slow)"
 	@echo "  make fuzz           run the hook's parser fuzzer longer (FUZZ_TIME=600 seconds)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
 	@echo "  make clean          remove out/ (results, logs, small builds)"
@@ -75,6 +76,10 @@ kernel-tree: deps
 
 kernel-export:
 	@scripts/kernel.sh export $(KERNEL_TREE)
+
+# Every patch builds on its own (slow: one cold build, then one per patch).
+kernel-bisect: deps
+	@scripts/kernel.sh bisect-build
 
 clean:
 	rm -rf $(OUT)

@@ -7,6 +7,7 @@
 #   kernel.sh source-tree          print the patched source tree
 #   kernel.sh dev-tree [DIR]       git work tree with one commit per patch
 #   kernel.sh export [DIR]         write the dev tree's commits back as the series
+#   kernel.sh bisect-build         build at every patch (separate tree and O= dir)
 #
 # VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
 # configs/kernel-debug.config).
@@ -115,7 +116,7 @@ series_tree() {
 			cat "$dir/.git/apply.log" >&2
 			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
 		fi
-	done < <(series_patches)
+	done < <(series_patches | head -n "${SERIES_LIMIT:-999999}")
 	GIT_INDEX_FILE=$index git -C "$dir" write-tree
 	rm -f "$index"
 }
@@ -243,6 +244,44 @@ export_series() {
 	log "wrote $(grep -c . "$out/series" || true) patches and the series file to $out"
 }
 
+# Build the kernel at every patch of the series, in a work tree and build
+# directory of its own (so the main build stays warm): the first build is
+# cold, each later one incremental.  Stops at the first patch that breaks
+# the build.  Only then is the series bisectable.
+bisect_build() {
+	local variant=${1:-test} repo tree build k total tree_id commit
+	local patches=()
+	repo=$(source_dir)
+	apply_series
+	configure "$variant"
+	tree=$(kernel_cache)/bisect-tree
+	build=$(build_dir "$variant")-bisect
+	mapfile -t patches < <(series_patches)
+	total=${#patches[@]}
+	if [ ! -d "$tree" ]; then
+		git -C "$repo" worktree prune
+		git -C "$repo" worktree add -q --detach "$tree" base
+	fi
+	mkdir -p "$build"
+	for ((k = 1; k <= total; k++)); do
+		tree_id=$(SERIES_LIMIT=$k series_tree "$repo")
+		commit=$(git -C "$repo" "${GIT_ID[@]}" commit-tree "$tree_id" -p base -m "first $k patches")
+		git -C "$tree" reset -q --hard "$commit"
+		git -C "$tree" clean -q -fdx
+		log "building with patches 1..$k of $total (${patches[$((k - 1))]##*/})"
+		# The full configuration each time: an option a later patch
+		# adds (TEST_CONFIGFD) is then built from that patch on.
+		cp "$(build_dir "$variant")/.config" "$build/.config"
+		make -C "$tree" O="$build" -s olddefconfig >/dev/null
+		if ! make -C "$tree" O="$build" -j"$JOBS" LOCALVERSION= bzImage \
+			>"$build/bisect-$k.log" 2>&1; then
+			tail -n 20 "$build/bisect-$k.log" >&2
+			die "the kernel does not build with patches 1..$k (${patches[$((k - 1))]##*/}); log: $build/bisect-$k.log"
+		fi
+	done
+	log "the kernel builds at each of the $total patches"
+}
+
 main() {
 	local cmd=${1:-}
 	shift || true
@@ -253,7 +292,8 @@ main() {
 	source-tree) with_lock kernel apply_series && source_dir ;;
 	dev-tree) with_lock kernel dev_tree "$@" ;;
 	export) export_series "$@" ;;
-	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export [ARGS]" ;;
+	bisect-build) with_lock kernel-bisect bisect_build "$@" ;;
+	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export|bisect-build [ARGS]" ;;
 	esac
 }
 

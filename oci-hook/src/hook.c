@@ -342,9 +342,14 @@ static int run(enum stage stage, struct hook_input *in, struct error *e)
 		log_msg(LOG_INFO, "seccomp self-test: mkdirat refused with EPERM");
 	}
 	ret = state_read(STDIN_FILENO, in, e);
+	/*
+	 * The id is parsed before the rest of the state: name the container
+	 * in the message even when a later part of the state was refused.
+	 */
+	if (in->id)
+		log_set_context("%s: container %s", stage_names[stage], in->id);
 	if (ret < 0)
 		return ret;
-	log_set_context("%s: container %s", stage_names[stage], in->id);
 	ret = config_load(in, e);
 	if (ret < 0)
 		return ret;

@@ -3,6 +3,7 @@
 # hook-fds.bash).  Not a test: the runner runs only *.sh and *.tap.
 
 HOOK=${HOOK:-/usr/libexec/shiftbind/shiftbind-hook}
+# shellcheck disable=SC2034 # used by the tests
 HOOK_SUITE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # state_json ID PID BUNDLE: an OCI state as crun passes it at prestart.
@@ -30,11 +31,12 @@ userns_sleeper() {
 	echo "$2" >"/proc/$SLEEPER/gid_map"
 }
 
-# child_of PID: the pid of a child process of PID, if any.
+# child_of PID: the pid of a child process of PID, if any (builtins only:
+# this runs in a polling loop on a slow guest).
 child_of() {
 	local f rest ppid
 	for f in /proc/[0-9]*/stat; do
-		rest=$(cat "$f" 2>/dev/null) || continue
+		read -r rest 2>/dev/null <"$f" || continue
 		rest=${rest##*) }
 		read -r _ ppid _ <<<"$rest"
 		if [ "$ppid" = "$1" ]; then
@@ -48,21 +50,22 @@ child_of() {
 
 # fds_at_exit OUT CMD...: run CMD (stdin, stdout, stderr inherited) under
 # strace, which holds it for a few seconds on entry to exit_group; list
-# the fds it has open at that moment ("FD TARGET" lines) into OUT.
-# Returns CMD's exit status.  exit_group is x86_64 syscall 231.
+# the fds it has open at that moment ("FD TARGET" lines, sorted) into
+# OUT, or what went wrong.  Returns CMD's exit status.  exit_group is
+# x86_64 syscall 231.
 fds_at_exit() {
-	local out=$1 tracer tracee nr= status=0 i fd
+	local out=$1 tracer tracee='' nr='' status=0 fd deadline=$((SECONDS + 60))
 	shift
 	exec 9<&0
 	strace -qq -o /dev/null -e trace=exit_group \
 		-e inject=exit_group:delay_enter=4000000 "$@" <&9 9<&- &
 	tracer=$!
 	exec 9<&-
-	for ((i = 0; i < 1200; i++)); do
-		tracee=$(child_of "$tracer") &&
-			read -r nr _ <"/proc/$tracee/syscall" 2>/dev/null &&
-			[ "$nr" = 231 ] && break
-		nr=
+	while [ "$SECONDS" -lt "$deadline" ] && kill -0 "$tracer" 2>/dev/null; do
+		[ -n "$tracee" ] || tracee=$(child_of "$tracer") || tracee=''
+		nr=''
+		[ -z "$tracee" ] || read -r nr _ 2>/dev/null <"/proc/$tracee/syscall" || nr=''
+		[ "$nr" = 231 ] && break
 		sleep 0.02
 	done
 	if [ "$nr" = 231 ]; then
@@ -70,7 +73,7 @@ fds_at_exit() {
 			printf '%s %s\n' "${fd##*/}" "$(readlink "$fd")"
 		done | sort >"$out"
 	else
-		echo "did not see $* enter exit_group" >"$out"
+		echo "did not see '$*' enter exit_group: tracer $tracer, tracee '$tracee', last syscall '$nr'" >"$out"
 	fi
 	wait "$tracer" || status=$?
 	return "$status"
@@ -82,7 +85,13 @@ fds_at_exit() {
 # anything in it.  Undo with `umount DIR`.
 tmpfs_store() {
 	mkdir -p "$1"
-	mount -t tmpfs -o mode=0700 "hook-test-store" "$1"
+	mount -t tmpfs -o mode=0711 "hook-test-store" "$1"
 	shiftbind allow "$1" >/dev/null
 	cp -a "$SHARED_IMAGE" "$1/busybox"
+}
+
+# assert_line ERE TEXT WHAT: some line of TEXT matches ERE as a whole.
+assert_line() {
+	grep -Eqx -- "$1" <<<"$2" ||
+		fail "$3: expected a line matching /$1/, got: $2"
 }

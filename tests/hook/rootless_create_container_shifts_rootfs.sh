@@ -6,20 +6,13 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 require_guest
 
-uid=$(id -u "$TEST_USER")
-gid=$(id -g "$TEST_USER")
-read -r subuid_start _ < <(subid_range "$TEST_USER" /etc/subuid)
-read -r subgid_start _ < <(subid_range "$TEST_USER" /etc/subgid)
-bundle=$(su "$TEST_USER" -s /bin/sh -c 'mktemp -d /tmp/hook-rootless.XXXXXX')
+bundle=$(rootless_bundle "$SHARED_IMAGE" /bin/probe stat "${OWNER_PATHS[@]}")
 trap 'rm -rf "$bundle"' EXIT
 
 id=hook-rootless-$$
-make_bundle "$bundle" "$SHARED_IMAGE" "0 $uid 1,1 $subuid_start 65535" \
-	"0 $gid 1,1 $subgid_start 65535" /bin/probe stat "${OWNER_PATHS[@]}"
 with_hook "$bundle" --rootless
 assert_eq createContainer "$(jq -r '.hooks | keys | join(",")' "$bundle/config.json")" \
 	"hook stages registered by patch-config --rootless"
-chown -R "$TEST_USER:" "$bundle"
 
 status=0
 out=$(crun_run_as "$TEST_USER" "$bundle" "$id" 2>&1) || status=$?

@@ -6,17 +6,10 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 require_guest
 
-uid=$(id -u "$TEST_USER")
-gid=$(id -g "$TEST_USER")
-read -r subuid_start _ < <(subid_range "$TEST_USER" /etc/subuid)
-read -r subgid_start _ < <(subid_range "$TEST_USER" /etc/subgid)
-bundle=$(su "$TEST_USER" -s /bin/sh -c 'mktemp -d /tmp/hook-rootless.XXXXXX')
+bundle=$(rootless_bundle "$SHARED_IMAGE" /bin/probe stat "${OWNER_PATHS[@]}")
 trap 'rm -rf "$bundle"' EXIT
 
-make_bundle "$bundle" "$SHARED_IMAGE" "0 $uid 1,1 $subuid_start 65535" \
-	"0 $gid 1,1 $subgid_start 65535" /bin/probe stat "${OWNER_PATHS[@]}"
 assert_eq null "$(jq -c .hooks "$bundle/config.json")" "hooks in the bundle"
-chown -R "$TEST_USER:" "$bundle"
 assert_status 0 crun_run_as "$TEST_USER" "$bundle" hook-rootless-nohook-$$
 assert_eq "65534:65534 0755 /
 65534:65534 0777 /bin/sh

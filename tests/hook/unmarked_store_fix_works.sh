@@ -9,7 +9,7 @@ scratch_dir
 store=/var/lib/hook-allow-$$
 image=$store/busybox
 mkdir -p "$store"
-chmod 0700 "$store"
+chmod 0711 "$store" # traversable by the container's root, see shiftbind(8)
 cp -a "$SHARED_IMAGE" "$image"
 cleanup() {
 	# shiftbind allow bound the store onto itself: undo it.

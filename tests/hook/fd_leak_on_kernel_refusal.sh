@@ -1,0 +1,34 @@
+#!/bin/bash
+# As fd_leak_on_success, on the longest failure path: everything opened
+# (state, config.json, /proc, the mount namespace, the rootfs, a
+# configfd whose log is read back), then the kernel refuses the shift (a
+# tmpfs store, see kernel_reason_surfaced).  The hook, held at exit_group,
+# has exactly the fds /bin/true has when started the same way.
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/hooklib.bash"
+require_guest
+scratch_dir
+
+store=/var/lib/hook-fds-$$
+cleanup() {
+	umount "$store" 2>/dev/null
+	rmdir "$store"
+	rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+tmpfs_store "$store"
+
+id=hook-fds-fail-$$
+mkdir "$SCRATCH/fds"
+make_bundle "$SCRATCH/c" "$store/busybox" "0 100000 65536" "0 100000 65536" /bin/probe id
+jq --arg w "$HOOK_SUITE_DIR/hook-fds.bash" --arg out "$SCRATCH/fds" \
+	'.hooks.prestart = [{path: $w, args: [$w, $out, "prestart"], timeout: 120}]' \
+	"$SCRATCH/c/config.json" >"$SCRATCH/config.json"
+mv "$SCRATCH/config.json" "$SCRATCH/c/config.json"
+status=0
+out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
+[ "$status" -ne 0 ] || fail "container started although the kernel cannot shift tmpfs: $out"
+assert_contains "tmpfs does not support idmapped mounts" "$(cat "$SCRATCH/fds/stderr")" "hook's stderr"
+assert_match '^0 ' "$(cat "$SCRATCH/fds/baseline.fds")" "baseline fds"
+assert_eq "$(cat "$SCRATCH/fds/baseline.fds")" "$(cat "$SCRATCH/fds/hook.fds")" \
+	"fds open when the hook exits after the kernel's refusal (expected those of /bin/true)"
