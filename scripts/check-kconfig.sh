@@ -14,18 +14,31 @@ config=$1
 shift
 [ -r "$config" ] || die "cannot read kernel configuration $config"
 
-missing=()
+# What the fragments ask for, option by option: as merge_config.sh does,
+# a later fragment overrides an earlier one.
+declare -A wanted=()
+order=()
 for fragment in "$@"; do
 	[ -r "$fragment" ] || die "cannot read configuration fragment $fragment"
 	while IFS= read -r line; do
-		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
-			grep -qxF -- "$line" "$config" ||
-				missing+=("$line (have: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$config" || echo unset))")
-		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
-			! grep -q "^${BASH_REMATCH[1]}=" "$config" ||
-				missing+=("$line (have: $(grep "^${BASH_REMATCH[1]}=" "$config"))")
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]] ||
+			[[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			[ -n "${wanted[${BASH_REMATCH[1]}]+set}" ] || order+=("${BASH_REMATCH[1]}")
+			wanted[${BASH_REMATCH[1]}]=$line
 		fi
 	done <"$fragment"
+done
+
+missing=()
+for option in "${order[@]}"; do
+	line=${wanted[$option]}
+	if [[ $line == "# "* ]]; then
+		! grep -q "^$option=" "$config" ||
+			missing+=("$line (have: $(grep "^$option=" "$config"))")
+	else
+		grep -qxF -- "$line" "$config" ||
+			missing+=("$line (have: $(grep -E "^(# )?$option[= ]" "$config" || echo unset))")
+	fi
 done
 
 if [ "${#missing[@]}" -gt 0 ]; then
