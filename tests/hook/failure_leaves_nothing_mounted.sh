@@ -11,12 +11,6 @@ require_guest
 scratch_dir
 
 store=/var/lib/hook-partial-$$
-cleanup() {
-	umount "$store" 2>/dev/null
-	rmdir "$store"
-	rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
 tmpfs_store "$store"
 mkdir "$store/data"
 

@@ -10,12 +10,6 @@ require_guest
 scratch_dir
 
 store=/var/lib/hook-fds-$$
-cleanup() {
-	umount "$store" 2>/dev/null
-	rmdir "$store"
-	rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
 tmpfs_store "$store"
 
 id=hook-fds-fail-$$

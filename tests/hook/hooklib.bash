@@ -82,8 +82,11 @@ fds_at_exit() {
 # tmpfs_store DIR: a tmpfs mounted on DIR, marked allow-shift by real
 # root, holding a copy of the shared image as DIR/busybox.  tmpfs (in
 # 6.1) does not support idmapped mounts, so the kernel refuses to shift
-# anything in it.  Undo with `umount DIR`.
+# anything in it.  Unmounted and removed, with $SCRATCH, when the test
+# exits.
 tmpfs_store() {
+	TMPFS_STORE=$1
+	trap 'umount "$TMPFS_STORE" 2>/dev/null; rmdir "$TMPFS_STORE"; rm -rf "$SCRATCH"' EXIT
 	mkdir -p "$1"
 	mount -t tmpfs -o mode=0711 "hook-test-store" "$1"
 	shiftbind allow "$1" >/dev/null

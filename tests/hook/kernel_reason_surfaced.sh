@@ -11,12 +11,6 @@ require_guest
 scratch_dir
 
 store=/var/lib/hook-tmpfs-$$
-cleanup() {
-	umount "$store" 2>/dev/null
-	rmdir "$store"
-	rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
 tmpfs_store "$store"
 assert_match '(^|,)allow-shift(,|$)' "$(awk -v s="$store" '$5 == s { print $6 }' /proc/self/mountinfo)" \
 	"tmpfs store's mount options"
