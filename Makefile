@@ -25,12 +25,15 @@ help:
 	@echo "  make test           build what is stale, run every test, print 'N passed, N failed'"
 	@echo "                      (SUITES=smoke,host runs only those suites)"
 	@echo "  make shell          interactive shell in the guest (serial console; Ctrl-a x quits)"
+	@echo "  make bench          measure container start and file access, shift vs chown copy"
+	@echo "                      (out/bench.json, docs/benchmarks.svg; docs/benchmarks.md)"
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
 	@echo "  make kernel-export  write that tree's commits back to kernel-patches/"
 	@echo "  make kernel-bisect  build the kernel at every patch of the series (slow)"
-	@echo "  make fuzz           run the hook's parser fuzzer longer (FUZZ_TIME=600 seconds)"
+	@echo "  make fuzz           fuzz longer: the hook's parser (FUZZ_TIME=600 s), then the"
+	@echo "                      syscalls on the debug kernel (FUZZ_CALLS=2000000, FUZZ_SEED=N)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
 	@echo "  make clean          remove out/ (results, logs, small builds)"
 	@echo "  make clean-cache    remove $(SHIFTBIND_CACHE) (next build starts cold)"
@@ -44,13 +47,30 @@ kernel: deps
 kernel-debug: deps
 	@scripts/kernel.sh build debug
 
-userspace: $(BUILD)/probe oci-hook
+# In-guest test programs: tests/fuzz/src/NAME.c -> $(BUILD)/fuzz/NAME,
+# linked with the hook's configfd wrappers (one copy of the syscall glue).
+FUZZ_PROGRAMS := $(patsubst tests/fuzz/src/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/src/*.c))
+CONFIGFD_LIB := oci-hook/lib/configfd.c oci-hook/lib/configfd.h
+
+userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) oci-hook
 
 # The hook and the CLI, built for the host and installed into the guest.
 oci-hook: | deps
 	@$(MAKE) -s -C oci-hook O=$(BUILD)/oci-hook
 
 $(BUILD)/probe: tests/probe/probe.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) -o $@ $<
+
+$(BUILD)/fuzz/%: tests/fuzz/src/%.c $(wildcard tests/fuzz/src/*.h) $(CONFIGFD_LIB) | deps
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) -pthread -Ioci-hook/lib -Itests/fuzz/src -o $@ $< oci-hook/lib/configfd.c
+
+# Benchmark programs: bench/NAME.c -> $(BUILD)/bench/NAME, static (fswork
+# runs inside containers, whose images have no C library).
+BENCH_PROGRAMS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+
+$(BUILD)/bench/%: bench/%.c bench/util.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -o $@ $<
 
@@ -64,12 +84,26 @@ demo: deps kernel userspace
 	@scripts/run-guest.sh demo "$$(scripts/kernel.sh image)" \
 		"$$(rootfs-builder/build-image.sh $(BUILD))"
 
+# One boot of the test kernel measures everything; see docs/benchmarks.md.
+.PHONY: bench
+bench: deps kernel userspace $(BENCH_PROGRAMS)
+	@scripts/bench.sh $(BUILD)
+
 shell: deps kernel userspace
 	@scripts/run-guest.sh shell "$$(scripts/kernel.sh image)" \
 		"$$(rootfs-builder/build-image.sh $(BUILD))"
 
-fuzz: deps
+# Longer fuzzing than make test's: the hook's parser on the host, then the
+# fuzz suite on the debug kernel.  Kernel command-line words of the form
+# NAME=VALUE reach the guest's init, and so the tests, as environment.
+FUZZ_CALLS ?= 2000000
+FUZZ_SECONDS ?= 3000
+fuzz: deps kernel userspace
 	@FUZZ_TIME=$${FUZZ_TIME:-600} tests/host/hook_fuzz_parser.sh
+	@SUITES=fuzz GUEST_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 1200)) \
+		GUEST_APPEND="FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_MAX_SECONDS=$(FUZZ_SECONDS) \
+		TEST_TIMEOUT=$$(($(FUZZ_SECONDS) + 600)) $${FUZZ_SEED:+FUZZ_SEED=$$FUZZ_SEED}" \
+		scripts/test.sh $(BUILD)
 
 kernel-tree: deps
 	@scripts/kernel.sh dev-tree $(KERNEL_TREE)

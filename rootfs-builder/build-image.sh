@@ -25,6 +25,17 @@ install_project_files() {
 	install -m 755 "$SHIFTBIND_ROOT/rootfs-builder/guest/init" \
 		"$SHIFTBIND_ROOT/rootfs-builder/guest/demo.sh" "$overlay/$GUEST_LIB/"
 	install -m 755 "$bin/probe" "$overlay/$GUEST_LIB/probe"
+	# The fuzz suite's programs (tests/fuzz/src), when built.
+	if compgen -G "$bin/fuzz/*" >/dev/null; then
+		install -d "$overlay/$GUEST_LIB/fuzz"
+		install -m 755 "$bin"/fuzz/* "$overlay/$GUEST_LIB/fuzz/"
+	fi
+	# The benchmark's programs and its in-guest driver (make bench), when built.
+	if [ -d "$bin/bench" ]; then
+		install -d "$overlay/$GUEST_LIB/bench"
+		install -m 755 "$bin"/bench/* "$SHIFTBIND_ROOT/bench/guest.sh" \
+			"$overlay/$GUEST_LIB/bench/"
+	fi
 	# The hook and the CLI, as a distribution package would install them.
 	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2
 	# The guest's store: images are writable, since the tests write through
@@ -35,6 +46,8 @@ install_project_files() {
 	for suite in "$SHIFTBIND_ROOT"/tests/*/; do
 		case $(basename "$suite") in host | probe) continue ;; esac
 		cp -a "$suite" "$overlay/$GUEST_LIB/tests/"
+		# C sources of a suite's programs are built on the host (Makefile).
+		rm -rf "$overlay/$GUEST_LIB/tests/$(basename "$suite")/src"
 	done
 }
 

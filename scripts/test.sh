@@ -24,6 +24,12 @@ guest_suites() {
 	done
 }
 
+# The kernel variant a guest suite boots (scripts/kernel.sh): the word in
+# tests/SUITE/kernel, "test" without one.  Each variant is its own boot.
+suite_kernel() {
+	cat "$TESTS/$1/kernel" 2>/dev/null || echo test
+}
+
 # Tests that check, on a second boot of the same disk, what the first
 # boot left: tests/after-reboot/SUITE/ (results are "SUITE.NAME").
 reboot_suites() {
@@ -33,10 +39,10 @@ reboot_suites() {
 	done
 }
 
-# boot_guest RESULTS CONSOLE SUITES: one boot of the test guest.
+# boot_guest RESULTS CONSOLE SUITES [KERNEL]: one boot of the test guest.
 boot_guest() {
 	GUEST_RESULTS=$1 GUEST_CONSOLE=$2 "$SHIFTBIND_ROOT/scripts/run-guest.sh" \
-		test "$kernel" "$image" "$3"
+		test "${4:-$kernel}" "$image" "$3"
 }
 
 harness_failure() {
@@ -46,15 +52,35 @@ harness_failure() {
 	} >>"$SHIFTBIND_OUT/harness.results"
 }
 
+# run_debug_suites SUITE...: build the debugging kernel (KASAN, lockdep,
+# kmemleak, failslab: configs/kernel-debug.config) and boot it on a fresh
+# copy of the guest image for these suites.
+run_debug_suites() {
+	local dirs=() suite debug_kernel status=0
+	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
+	"$TESTS/lib/runner.sh" --list "${dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
+	log "building the debug kernel for suites: $*"
+	"$SHIFTBIND_ROOT/scripts/kernel.sh" build debug &&
+		debug_kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image debug) &&
+		kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
+		image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
+		log "booting the debug kernel for suites: $*" &&
+		boot_guest "$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/console-debug.log" \
+			"$(IFS=,; echo "$*")" "$debug_kernel" 2>"$SHIFTBIND_OUT/guest-debug.log" ||
+		status=$?
+	cat "$SHIFTBIND_OUT/guest-debug.log" >&2
+	[ "$status" -eq 0 ] || harness_failure guest.debug_run "$SHIFTBIND_OUT/guest-debug.log"
+}
+
 selected() {
 	[ -z "${SUITES:-}" ] && return 0
 	[[ ",$SUITES," == *",$1,"* ]]
 }
 
 main() {
-	local suite kernel kselftests image host_dirs=() guest=() status=0
+	local suite kernel kselftests image host_dirs=() guest=() debug=() status=0
 	mkdir -p "$SHIFTBIND_OUT"
-	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,harness}.results \
+	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,guest-debug,harness}.results \
 		"$SHIFTBIND_OUT/expected.list"
 	: >"$SHIFTBIND_OUT/harness.results"
 
@@ -62,7 +88,12 @@ main() {
 		selected "$suite" && host_dirs+=("$TESTS/$suite")
 	done
 	while read -r suite; do
-		selected "$suite" && guest+=("$suite")
+		selected "$suite" || continue
+		case $(suite_kernel "$suite") in
+		test) guest+=("$suite") ;;
+		debug) debug+=("$suite") ;;
+		*) harness_failure "$suite.kernel" <(echo "error: tests/$suite/kernel names an unknown kernel variant") ;;
+		esac
 	done < <(guest_suites)
 
 	if [ "${#host_dirs[@]}" -gt 0 ]; then
@@ -103,12 +134,15 @@ main() {
 			cat "$SHIFTBIND_OUT/guest-reboot.log" >&2
 		fi
 		rm -f "$GUEST_DISK"
+		unset GUEST_DISK
 	fi
+
+	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "${debug[@]}"
 
 	"$SHIFTBIND_ROOT/scripts/report.sh" --expect "$SHIFTBIND_OUT/expected.list" \
 		"$SHIFTBIND_OUT/results.tap" "$SHIFTBIND_OUT/host.results" \
 		"$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/guest-reboot.results" \
-		"$SHIFTBIND_OUT/harness.results"
+		"$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/harness.results"
 }
 
 main "$@"

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Shifting an attached mount in place while others use it: in each round
+# a fresh bind of a marked ext4 directory is attached in a user
+# namespace's mount namespace and shifted (CMD_RECONFIGURE "shift") while
+# two threads write files through it (holding them open, so the shift
+# meets EBUSY), others read /proc/self/mountinfo, and, in some rounds, the
+# mount is unmounted or the configfd closed meanwhile.  mountinfo must
+# parse and a shift never vanish from it; a round with nothing but
+# writers must end shifted; files written after the shift must be 0:0 on
+# disk, and the others 0:0 or the unshifted 100000:100000.
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/fuzzlib.bash"
+
+readonly ROUNDS=${FUZZ_SHIFT_ROUNDS:-12}
+
+fuzz_begin concurrent_shift
+init_mounts=$(mount_table_of 1)
+run_fuzzer "concurrent shift" --mode shift-race --seed "$FUZZ_SEED" --rounds "$ROUNDS"
+assert_contains "files on disk:" "$FUZZ_OUT" "fuzzer output ($FUZZ_REPLAY)"
+assert_same_mounts "$init_mounts" 1 "the initial mount namespace after '$FUZZ_REPLAY'"
