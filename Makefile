@@ -25,6 +25,7 @@ help:
 	@echo "  make test           build what is stale, run every test, print 'N passed, N failed'"
 	@echo "                      (SUITES=smoke,host runs only those suites)"
 	@echo "  make shell          interactive shell in the guest (serial console; Ctrl-a x quits)"
+	@echo "                      (KERNEL_VARIANT=debug: on the KASAN/lockdep/kmemleak kernel)"
 	@echo "  make bench          measure container start and file access, shift vs chown copy"
 	@echo "                      (out/bench.json, docs/benchmarks.svg; docs/benchmarks.md)"
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
@@ -89,8 +90,11 @@ demo: deps kernel userspace
 bench: deps kernel userspace $(BENCH_PROGRAMS)
 	@scripts/bench.sh $(BUILD)
 
-shell: deps kernel userspace
-	@scripts/run-guest.sh shell "$$(scripts/kernel.sh image)" \
+# KERNEL_VARIANT=debug boots the debugging kernel (docs/fuzzing.md).
+KERNEL_VARIANT ?= test
+shell: deps userspace
+	@scripts/kernel.sh build $(KERNEL_VARIANT)
+	@scripts/run-guest.sh shell "$$(scripts/kernel.sh image $(KERNEL_VARIANT))" \
 		"$$(rootfs-builder/build-image.sh $(BUILD))"
 
 # Longer fuzzing than make test's: the hook's parser on the host, then the

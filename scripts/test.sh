@@ -54,7 +54,8 @@ harness_failure() {
 
 # run_debug_suites SUITE...: build the debugging kernel (KASAN, lockdep,
 # kmemleak, failslab: configs/kernel-debug.config) and boot it on a fresh
-# copy of the guest image for these suites.
+# copy of the guest image for these suites, with a kernel log large
+# enough that a burst of reports cannot push out a test's marker.
 run_debug_suites() {
 	local dirs=() suite debug_kernel status=0
 	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
@@ -65,6 +66,7 @@ run_debug_suites() {
 		kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
 		image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
 		log "booting the debug kernel for suites: $*" &&
+		GUEST_APPEND="log_buf_len=4M ${GUEST_APPEND:-}" \
 		boot_guest "$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/console-debug.log" \
 			"$(IFS=,; echo "$*")" "$debug_kernel" 2>"$SHIFTBIND_OUT/guest-debug.log" ||
 		status=$?
