@@ -17,6 +17,8 @@ readonly PACKAGES=(
 	clang libclang-rt-14-dev valgrind
 	# man pages: render checks
 	man-db mandoc groff-base
+	# make bench: the plot
+	gnuplot-nox
 )
 
 missing=()

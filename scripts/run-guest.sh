@@ -9,7 +9,8 @@
 # Writes, under $SHIFTBIND_OUT:
 #   console.log      everything the guest printed on its serial console
 #   guest.results    what the guest wrote to its results port
-# (GUEST_CONSOLE and GUEST_RESULTS name other files, for a second boot).
+# (GUEST_CONSOLE and GUEST_RESULTS name other files, for a second boot;
+# GUEST_SCRATCH_DISK attaches a raw disk image as /dev/vdb, for make bench).
 # and exits 0 only when the guest powered off after writing its
 # completion marker.  A panic, a hang (host-side timeout, GUEST_TIMEOUT
 # seconds) or a missing marker is a failure that names the console log.
@@ -73,6 +74,8 @@ qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max -smp 2 -m "$mem"
 	-chardev "file,id=results,path=$results"
 	-device virtserialport,chardev=results,name=shiftbind.results
 	-nic none -display none -no-reboot)
+[ -z "${GUEST_SCRATCH_DISK:-}" ] ||
+	qemu+=(-drive "file=$GUEST_SCRATCH_DISK,if=virtio,format=raw,cache=unsafe")
 
 : >"$results"
 if [ "$mode" = shell ]; then

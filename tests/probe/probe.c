@@ -15,6 +15,8 @@
  *   probe chown UID:GID PATH     lchown, then prints the stat line
  *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
  *   probe exit N                 exits with status N
+ *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
+ *                                benchmark's "first instruction" time)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct command {
@@ -124,6 +127,22 @@ static int cmd_exit(int argc, char **argv)
 	return atoi(argv[0]);
 }
 
+/*
+ * CLOCK_REALTIME, not CLOCK_MONOTONIC: the benchmark's start time is taken
+ * by bash's $EPOCHREALTIME, and the guest runs no clock adjustment.
+ */
+static int cmd_now(int argc, char **argv)
+{
+	struct timespec ts;
+
+	(void)argc;
+	(void)argv;
+	if (clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		return fail("clock_gettime", "CLOCK_REALTIME");
+	printf("%lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+	return 0;
+}
+
 static const struct command commands[] = {
 	{ "id", 0, cmd_id },
 	{ "stat", 1, cmd_stat },
@@ -132,6 +151,7 @@ static const struct command commands[] = {
 	{ "chown", 2, cmd_chown },
 	{ "remount-rw", 1, cmd_remount_rw },
 	{ "exit", 1, cmd_exit },
+	{ "now", 0, cmd_now },
 };
 
 static void usage(void)

@@ -1,0 +1,78 @@
+# bench/table.jq: bench.json -> the Markdown result tables that
+# scripts/bench.sh puts into docs/benchmarks.md (and $SHIFTBIND_OUT).
+
+# Seconds, to a precision that means something here.
+def fmt: if . == null then "-" elif . >= 10 then (. * 10 | round / 10 | tostring)
+	else (. * 1000 | round / 1000 | tostring) end;
+
+def ms: if . == null then "-" else (. * 1000 | round | tostring) + " ms" end;
+
+def cell: "\(.median | fmt) (\(.min | fmt)–\(.max | fmt))";
+
+def ms_cell: "\(.median | ms) (\(.min | ms)–\(.max | ms))";
+
+def kilo: if . >= 1000 then "\(. / 1000 | floor)k" else tostring end;
+
+def goal_name:
+	{shift_vs_plain_at_largest: "`shift` / `plain` start, largest image",
+	 shift_growth_smallest_to_largest: "`shift` start, largest / smallest image",
+	 chown_copy_vs_shift_at_largest: "`chown-copy` / `shift` start, largest image",
+	 steady_stat_shift_vs_bind: "steady state stat, `shift` / `bind`",
+	 steady_read_shift_vs_bind: "steady state read, `shift` / `bind`",
+	 steady_create_unlink_shift_vs_bind: "steady state create + unlink, `shift` / `bind`"}[.];
+
+. as $b
+| ["plain", "userns", "shift", "idmap-mount", "chown-copy"] as $methods
+| $b.detail.steady_work as $w
+| ($b.detail.start | keys | map(tonumber) | max | tostring) as $big
+| [
+	"Measured \(.run.date // "") on kernel `\(.kernel)`, \(.accel | ascii_upcase), "
+	+ "guest of \(.guest.cpus) vCPUs and \(.guest.mem_mib) MiB on \(.host.cpu_model) "
+	+ "(\(.host.cpus) cores; load average \(.host.loadavg_before) before the run, "
+	+ "\(.host.loadavg_after) after); `make bench` took \(.run.wall_s / 60 | round) min. "
+	+ "Medians in seconds, fastest–slowest in brackets; \(.start_trials) rounds, "
+	+ "of which the first \(.trials) with `chown-copy`; steady state: \(.trials) trials.",
+	"",
+	"**Start: `crun run` to the container's first instruction**",
+	"",
+	"| image | " + ($methods | map("`\(.)`") | join(" | ")) + " | `chown-copy` / `shift` |",
+	"|---|" + ($methods | map("---:") | join("|")) + "|---:|",
+	($b.detail.start | to_entries | sort_by(.key | tonumber)[]
+	 | .key as $size | .value as $m
+	 | "| \($size | tonumber | kilo) entries (\($b.detail.images[$size].bytes / 1048576 | round) MiB) | "
+	   + ($methods | map($m[.] | cell) | join(" | "))
+	   + " | \($m["chown-copy"].median / $m.shift.median | round)x |"),
+	"",
+	"**Steady state through the root mount** (\($w.size | kilo)-entry image, one container per trial; "
+	+ "`copy`: a user namespace container on the chowned copy, which splits `shift` / `bind` "
+	+ "into the user namespace's part and the idmapped mount's, as paired ratios)",
+	"",
+	"| operation | `bind` | `shift` | `copy` | `shift` / `bind` | `copy` / `bind` | `shift` / `copy` |",
+	"|---|---:|---:|---:|---:|---:|---:|",
+	({stat: "stat every entry (\($w.entries))",
+	  read: "read every file (\($w.files), \($w.bytes / 1048576 | round) MiB)",
+	  create_unlink: "create and unlink \($w.churn) files"} | to_entries[]
+	 | .key as $op | $b.detail.steady_split[$op] as $split
+	 | "| \(.value) | \($b.detail.steady[$op].bind | cell) | \($b.detail.steady[$op].shift | cell) | "
+	   + "\($b.detail.steady[$op].copy // null | if . then cell else "-" end) | "
+	   + "\($b.steady[$op].shift / $b.steady[$op].bind * 1000 | round / 1000) | "
+	   + "\($split.userns_copy_vs_bind // "-") | \($split.idmapped_mount_shift_vs_copy // "-") |"),
+	"",
+	"**Hooks** (wall time of the hook process, from bench/hook-timer; and the start of its container)",
+	"",
+	"| hook | hook's wall time | container start |",
+	"|---|---:|---:|",
+	({"shiftbind-hook": "`shiftbind-hook` (all images)",
+	  "static-exit": "floor: a static program that exits (largest image)",
+	  "dynamic-exit": "floor: `/bin/true`, dynamically linked (largest image)"} | to_entries[]
+	 | $b.detail.hook_all_images[.key] as $h | select($h)
+	 | "| \(.value) | \($h.wall | ms_cell) | \($h.container_start | ms_cell) |"),
+	"",
+	"**Goals** (ratios of the medians above; *paired*: the median of the ratio within each round)",
+	"",
+	"| goal | measured | paired | required | met |",
+	"|---|---:|---:|---:|---|",
+	($b.goals | to_entries[]
+	 | "| \(.key | goal_name) | \(.value.value) | \(.value.paired // "-") | \(.value.op) \(.value.limit) | "
+	   + "\(if .value.met then "yes" else "**no**" end) |")
+] | join("\n")

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h: small helpers shared by the benchmark programs in bench/.
+ *
+ * Errors go through err(3)/errx(3): one line naming the program, what
+ * failed and on what, then exit status 1 (2 for bad usage).
+ */
+#ifndef SHIFTBIND_BENCH_UTIL_H
+#define SHIFTBIND_BENCH_UTIL_H
+
+#include <err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* One extent of an id mapping, written CONTAINER:HOST:SIZE. */
+struct id_extent {
+	unsigned int inside;
+	unsigned int outside;
+	unsigned int count;
+};
+
+static inline void parse_extent(const char *arg, const char *what,
+				struct id_extent *e)
+{
+	char tail;
+
+	if (sscanf(arg, "%u:%u:%u%c", &e->inside, &e->outside, &e->count,
+		   &tail) != 3 || e->count == 0 ||
+	    e->count > UINT32_MAX - e->outside ||
+	    e->count > UINT32_MAX - e->inside)
+		errx(2, "%s '%s': expected CONTAINER:HOST:SIZE within 32 bits, e.g. 0:100000:65536",
+		     what, arg);
+}
+
+/* Seconds on CLOCK_MONOTONIC, for intervals measured by one process. */
+static inline double monotonic_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
+		err(1, "clock_gettime(CLOCK_MONOTONIC)");
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#endif /* SHIFTBIND_BENCH_UTIL_H */
