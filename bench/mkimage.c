@@ -18,7 +18,7 @@
  * in which a runtime extracts an image layer from its tar archive (and in
  * which bench/chown-copy copies it): the inodes of a directory's entries
  * lie together, as in a real image and in its chowned copy.  File sizes
- * are small (3.7 KiB on average, median about 1.4 KiB): the cost this
+ * are small (3.6 KiB on average, median about 1.4 KiB): the cost this
  * benchmark is about grows with the number of entries, and smaller files
  * keep 100k-entry runs short under TCG.
  */
