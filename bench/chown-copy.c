@@ -170,18 +170,6 @@ static int open_dir(int parent, const char *name, const char *root,
 	return fd;
 }
 
-/* PATH/NAME relative to the copy's root, for messages ("." is the root). */
-static void join_path(char *buf, size_t size, const char *path,
-		      const char *name)
-{
-	int len = strcmp(path, ".") == 0 ?
-		snprintf(buf, size, "%s", name) :
-		snprintf(buf, size, "%s/%s", path, name);
-
-	if (len < 0 || (size_t)len >= size)
-		errx(1, "%s/%s/%s: path too long", opt.src, path, name);
-}
-
 static void copy_dir_contents(int sfd, int dfd, const char *path);
 
 static void copy_dir(int sdir, int ddir, const char *name,
@@ -214,7 +202,7 @@ static void copy_dir_contents(int sfd, int dfd, const char *path)
 	while ((errno = 0, de = readdir(dir))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		join_path(child, sizeof(child), path, de->d_name);
+		join_path(child, sizeof(child), opt.src, path, de->d_name);
 		if (fstatat(sfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			err(1, "stat %s/%s", opt.src, child);
 		switch (st.st_mode & S_IFMT) {

@@ -32,6 +32,7 @@
 #include "util.h"
 
 static struct {
+	const char *root;
 	int rootfd;
 	dev_t dev;
 	unsigned long entries;
@@ -51,18 +52,6 @@ static void add_file(const char *path)
 	walk.files[walk.nfiles] = strdup(path);
 	if (!walk.files[walk.nfiles++])
 		err(1, "strdup");
-}
-
-/* PATH/NAME relative to ROOT ("." is ROOT itself). */
-static void join_path(char *buf, size_t size, const char *path,
-		      const char *name)
-{
-	int len = strcmp(path, ".") == 0 ?
-		snprintf(buf, size, "%s", name) :
-		snprintf(buf, size, "%s/%s", path, name);
-
-	if (len < 0 || (size_t)len >= size)
-		errx(1, "%s/%s: path too long", path, name);
 }
 
 static int open_dir(int parent, const char *name, const char *path)
@@ -88,7 +77,7 @@ static void stat_tree(int fd, const char *path)
 	while ((errno = 0, de = readdir(dir))) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		join_path(child, sizeof(child), path, de->d_name);
+		join_path(child, sizeof(child), walk.root, path, de->d_name);
 		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			err(1, "lstat %s", child);
 		/* Mount points of /proc, /sys, /dev: not the image. */
@@ -164,6 +153,7 @@ int main(int argc, char **argv)
 	count = strtoul(argv[3], &end, 10);
 	if (*argv[3] == '\0' || *end)
 		errx(2, "COUNT '%s': expected a number", argv[3]);
+	walk.root = argv[1];
 	walk.rootfd = open_dir(AT_FDCWD, argv[1], argv[1]);
 	if (fstat(walk.rootfd, &st) < 0)
 		err(1, "stat %s", argv[1]);

@@ -11,6 +11,7 @@
 #include <err.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 /* One extent of an id mapping, written CONTAINER:HOST:SIZE. */
@@ -41,6 +42,21 @@ static inline double monotonic_s(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
 		err(1, "clock_gettime(CLOCK_MONOTONIC)");
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * PATH/NAME into buf, PATH being relative to ROOT ("." is ROOT itself);
+ * ROOT only names the tree in the error.
+ */
+static inline void join_path(char *buf, size_t size, const char *root,
+			     const char *path, const char *name)
+{
+	int len = strcmp(path, ".") == 0 ?
+		snprintf(buf, size, "%s", name) :
+		snprintf(buf, size, "%s/%s", path, name);
+
+	if (len < 0 || (size_t)len >= size)
+		errx(1, "%s/%s/%s: path too long", root, path, name);
 }
 
 #endif /* SHIFTBIND_BENCH_UTIL_H */
