@@ -1761,6 +1761,19 @@ static void read_check(struct worker *w, const struct rd *rd, ssize_t n, int err
  * read(2) an fd with a random size: 0, tiny, large; into good and bad
  * buffers.  Returns 0 or the errno.
  */
+/*
+ * Any read(2) may hit a file the fuzzer itself is reading: a number
+ * picked as stale, or a pooled fd another thread has closed since, may
+ * meanwhile belong to a slurp().  The read would take bytes from the
+ * middle of that text, and the torn line would be reported as a fault
+ * of the kernel's.  So slurp() reads alone: fuzzing reads hold this
+ * lock shared, slurp() exclusively (preferring the writer, which the
+ * many readers would otherwise starve).  Everything but read(2) runs
+ * on while a slurp() reads, the mount changes it must survive included.
+ */
+static pthread_rwlock_t read_lock =
+	PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+
 static int do_read(struct worker *w, int fd, const struct fdinfo *fi)
 {
 	static const size_t sizes[] = {
@@ -1785,8 +1798,10 @@ static int do_read(struct worker *w, int fd, const struct fdinfo *fi)
 		rd.buf = bad_ptr(&w->rng, &w->ar, &rd.pk);
 		rd.room = 0;
 	}
+	pthread_rwlock_rdlock(&read_lock);
 	n = read(fd, (char *)rd.buf, rd.len);
 	err = n < 0 ? errno : 0;
+	pthread_rwlock_unlock(&read_lock);
 	note(w, SC_READ, n);
 	read_check(w, &rd, n, err);
 	return err;
@@ -1840,7 +1855,7 @@ static void mntset_free(struct mntset *s)
 /* The mounts of the child's namespace when it started: never moved. */
 static struct mntset *base_mounts;
 
-static char *slurp(const char *path)
+static char *slurp_alone(const char *path)
 {
 	size_t len = 0, cap = 16384;
 	char *buf = malloc(cap);
@@ -1868,6 +1883,20 @@ static char *slurp(const char *path)
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* The whole of @path, NUL-terminated; NULL with errno set on failure. */
+static char *slurp(const char *path)
+{
+	char *text;
+	int err;
+
+	pthread_rwlock_wrlock(&read_lock);
+	text = slurp_alone(path);
+	err = errno;
+	pthread_rwlock_unlock(&read_lock);
+	errno = err;
+	return text;
 }
 
 /* The mount options of 6.1's show_mnt_opts() and of the series. */
