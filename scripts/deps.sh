@@ -13,7 +13,7 @@ readonly PACKAGES=(
 	# guest
 	qemu-system-x86 debootstrap e2fsprogs
 	# user space: hook, CLI, tests (clang + libclang-rt: libFuzzer, ASan)
-	libyajl-dev libseccomp-dev pkg-config jq crun uidmap
+	libyajl-dev pkg-config jq crun uidmap
 	clang libclang-rt-14-dev valgrind
 	# man pages: render checks
 	man-db mandoc groff-base

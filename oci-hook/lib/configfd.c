@@ -34,28 +34,6 @@ _Static_assert(CONFIGFD_KEY_MAX == 256 && CONFIGFD_BINARY_MAX == (1 << 20),
 	       "configfd limits differ from the kernel's");
 
 /*
- * Host kernel headers predate the series, so supply the numbers it
- * assigns.  x32 uses the x86_64 table with its ABI bit set.  Other
- * architectures are left without a number: the wrappers then fail with
- * ENOSYS instead of guessing.
- */
-#ifndef __NR_configfd_open
-# if defined(__x86_64__) && defined(__ILP32__)
-#  define __NR_configfd_open	(__X32_SYSCALL_BIT + 451)
-# elif defined(__x86_64__) || defined(__i386__)
-#  define __NR_configfd_open	451
-# endif
-#endif
-
-#ifndef __NR_configfd_action
-# if defined(__x86_64__) && defined(__ILP32__)
-#  define __NR_configfd_action	(__X32_SYSCALL_BIT + 452)
-# elif defined(__x86_64__) || defined(__i386__)
-#  define __NR_configfd_action	452
-# endif
-#endif
-
-/*
  * syscall(2) reads its arguments as longs: widen them here rather than
  * pass ints through varargs with unspecified upper bits.
  */

@@ -12,6 +12,7 @@
 #define SHIFTBIND_CONFIGFD_H
 
 #include <stddef.h>
+#include <sys/syscall.h>
 
 #if defined(__has_include)
 # if __has_include(<linux/configfd.h>)
@@ -88,5 +89,28 @@ int configfd_read_log(int fd, char *buf, size_t size);
 
 /* configfd_cmd_name: "SET_FLAG" for CONFIGFD_SET_FLAG..., else "unknown". */
 const char *configfd_cmd_name(unsigned int cmd);
+
+/*
+ * Host kernel headers predate the series, so supply the numbers it
+ * assigns.  x32 uses the x86_64 table with its ABI bit set.  Other
+ * architectures are left without a number: the wrappers then fail with
+ * ENOSYS instead of guessing.  The hook's seccomp filter allows the
+ * calls by these names.
+ */
+#ifndef __NR_configfd_open
+# if defined(__x86_64__) && defined(__ILP32__)
+#  define __NR_configfd_open	(__X32_SYSCALL_BIT + 451)
+# elif defined(__x86_64__) || defined(__i386__)
+#  define __NR_configfd_open	451
+# endif
+#endif
+
+#ifndef __NR_configfd_action
+# if defined(__x86_64__) && defined(__ILP32__)
+#  define __NR_configfd_action	(__X32_SYSCALL_BIT + 452)
+# elif defined(__x86_64__) || defined(__i386__)
+#  define __NR_configfd_action	452
+# endif
+#endif
 
 #endif /* SHIFTBIND_CONFIGFD_H */

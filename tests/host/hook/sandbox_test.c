@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook-sandbox-test: the hook's seccomp filter (oci-hook/src/sandbox.c)
+ * as the release build links it.  Each case loads the filter in a child
+ * of its own, makes one syscall and reports its errno through a pipe;
+ * the parent prints TAP.  Not under ASan: the sanitizer's own syscalls
+ * (sigaltstack...) are, rightly, refused by the filter.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "configfd.h"
+#include "sandbox.h"
+#include "../tap.h"
+
+enum filter_outcome {
+	REACHES_KERNEL,	/* let through: any result but EPERM */
+	REFUSED,	/* EPERM from the filter */
+	KILLED,		/* SIGSYS: an ABI other than the hook's own */
+	NO_ANSWER,	/* the child died otherwise, or could not load the filter */
+};
+
+static const char *const outcome_names[] = {
+	[REACHES_KERNEL] = "reaches the kernel",
+	[REFUSED] = "refused with EPERM",
+	[KILLED] = "killed by SIGSYS",
+	[NO_ANSWER] = "no answer from the child",
+};
+
+static long try_mkdirat(void)
+{
+	return syscall(__NR_mkdirat, AT_FDCWD,
+		       "/nonexistent-shiftbind-seccomp-test/dir", 0700);
+}
+
+static long try_getpid(void)
+{
+	return syscall(__NR_getpid);
+}
+
+static long try_setns_mnt(void)
+{
+	return syscall(__NR_setns, -1, (unsigned long)CLONE_NEWNS);
+}
+
+static long try_setns_net(void)
+{
+	return syscall(__NR_setns, -1, (unsigned long)CLONE_NEWNET);
+}
+
+/* The kernel reads an int; the filter compares all 64 bits all the same. */
+static long try_setns_mnt_upper_bits(void)
+{
+	return syscall(__NR_setns, -1, (1UL << 32) | CLONE_NEWNS);
+}
+
+static long try_configfd_open(void)
+{
+	return syscall(__NR_configfd_open, "bind", 0UL, 0UL);
+}
+
+/* getpid through the i386 entry point: AUDIT_ARCH_I386. */
+static long try_i386_getpid(void)
+{
+	long ret = 20;	/* getpid in the i386 table */
+
+	__asm__ volatile("int $0x80" : "+a"(ret) : : "memory");
+	return ret;
+}
+
+/* getpid through the x32 ABI: AUDIT_ARCH_X86_64 with the x32 bit set. */
+static long try_x32_getpid(void)
+{
+	return syscall(__X32_SYSCALL_BIT | __NR_getpid);
+}
+
+static const struct filter_case {
+	const char *what;
+	bool with_configfd;
+	long (*call)(void);
+	enum filter_outcome expect;
+} cases[] = {
+	{ "mkdirat, not on the list", false, try_mkdirat, REFUSED },
+	{ "getpid, on the list", false, try_getpid, REACHES_KERNEL },
+	{ "setns(CLONE_NEWNS)", false, try_setns_mnt, REACHES_KERNEL },
+	{ "setns(CLONE_NEWNET)", false, try_setns_net, REFUSED },
+	{ "setns(CLONE_NEWNS) with upper bits set", false,
+	  try_setns_mnt_upper_bits, REFUSED },
+	{ "configfd_open, filter without configfd", false, try_configfd_open,
+	  REFUSED },
+	{ "configfd_open, filter with configfd", true, try_configfd_open,
+	  REACHES_KERNEL },
+	{ "getpid by the i386 ABI", false, try_i386_getpid, KILLED },
+	{ "getpid by the x32 ABI", false, try_x32_getpid, KILLED },
+};
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+/* The child's side: load the filter, make the call, send its errno. */
+static void __attribute__((noreturn)) child(const struct filter_case *c, int out)
+{
+	struct error e = { 0, "" };
+	int err;
+
+	if (sandbox_install(c->with_configfd, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		_exit(1);
+	}
+	err = c->call() < 0 ? errno : 0;
+	if (write(out, &err, sizeof(err)) != sizeof(err))
+		_exit(1);
+	_exit(0);
+}
+
+static enum filter_outcome run_case(const struct filter_case *c, int *err)
+{
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		die("pipe2");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		child(c, pipefd[1]);
+	close(pipefd[1]);
+	n = read(pipefd[0], err, sizeof(*err));
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+		return KILLED;
+	if (n != sizeof(*err) || !WIFEXITED(status) || WEXITSTATUS(status))
+		return NO_ANSWER;
+	return *err == EPERM ? REFUSED : REACHES_KERNEL;
+}
+
+int main(void)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct filter_case *c = &cases[i];
+		int err = 0;
+		enum filter_outcome got = run_case(c, &err);
+
+		ok(got == c->expect, "%s: %s (got: %s, errno %d)", c->what,
+		   outcome_names[c->expect], outcome_names[got], err);
+	}
+	return tap_done();
+}
