@@ -13,9 +13,11 @@
 #   shiftbind.bench_sizes=A,B,..  image sizes, in entries (default 1000,10000,100000)
 #   shiftbind.bench_churn=N       files created and unlinked by the steady
 #                                 state workload (default 10000)
+#   shiftbind.bench_control_rounds=N  rounds of the in-process comparison
+#                                 with a plain bind (default 6)
 #
 # Stdout (the results port): one JSON object per line, and "# ..." progress
-# lines.  Records: info, image, start, hook, steady, end; on a failure,
+# lines.  Records: info, image, start, hook, steady, control, end; on a failure,
 # {"type":"error",...} and a non-zero exit (the reason is on the console).
 #
 # Setup (not timed): the scratch disk /dev/vdb (ext4, made by the host) is
@@ -38,7 +40,12 @@
 # that exit at once.  Last, the steady state (bench/fswork) on the
 # largest image: plain bind, shift, and a user namespace container on a
 # chowned copy (what separates the two: the same process and ownership
-# view as shift, without the idmapped mount).
+# view as shift, without the idmapped mount).  Then, outside any
+# container, one process lstats and reads the largest image through an
+# idmapped mount of it (shift's machinery, the container's mapping) and
+# through a plain bind, in alternating batches (bench/fswork.c): the
+# mount's own cost, free of what varies between containers; a second
+# process compares two plain binds (1 by construction: the noise).
 # shellcheck source-path=SCRIPTDIR source=../tests/lib/testlib.sh
 . /usr/lib/shiftbind/tests/lib/testlib.sh # make_bundle, json_args, crun_run
 
@@ -68,9 +75,10 @@ TRIALS=$(param bench_trials 5)
 START_TRIALS=$(param bench_start_trials $((2 * TRIALS)))
 [ "$START_TRIALS" -ge "$TRIALS" ] || START_TRIALS=$TRIALS
 CHURN=$(param bench_churn 10000)
+CONTROL_ROUNDS=$(param bench_control_rounds 6)
 # Smallest first: the copy's warm-up runs on the first, the steady state on the last.
 IFS=, read -r -a SIZES <<<"$(param bench_sizes 1000,10000,100000 | tr , '\n' | sort -n | paste -sd,)"
-readonly TRIALS START_TRIALS CHURN SIZES
+readonly TRIALS START_TRIALS CHURN CONTROL_ROUNDS SIZES
 
 progress() {
 	printf '# %s\n' "$*"
@@ -394,6 +402,35 @@ steady_benchmarks() {
 					'{type: "steady", variant: $v, trial: $trial, size: $size} + .'
 		done
 	done
+	control_comparison "$size"
+}
+
+# control_comparison SIZE: fswork through mount A against mount B of the
+# image, in turn in one process; a control record per pair:
+#   idmapped  A: an idmapped mount with the containers' mapping, B: a bind
+#   plain     A and B: two binds (the noise of the method)
+control_comparison() {
+	local size=$1 image=$IMAGES/$1 dir=$WORK/control pair a b owner out
+	step="control comparison setup"
+	mkdir -p "$dir"/{idmapped,bind-a,bind-b}
+	"$BENCH/idmap-mount" "$image" "$dir/idmapped" "$MAP" "$MAP"
+	mount --bind "$image" "$dir/bind-a"
+	mount --bind "$image" "$dir/bind-b"
+	for pair in idmapped plain; do
+		case $pair in
+		idmapped) a=$dir/idmapped owner=${MAP#*:} owner=${owner%:*} ;;
+		plain) a=$dir/bind-a owner=0 ;;
+		esac
+		b=$dir/bind-b
+		step="control comparison, $pair"
+		progress "$pair mount against a bind, $CONTROL_ROUNDS rounds in one process"
+		out=$("$BENCH/fswork" "$a" "$dir" 0 "$b" "$CONTROL_ROUNDS") ||
+			fail "fswork on $a against $b failed; its messages are above"
+		assert_eq "\"$owner:$owner\"" "$(jq .owner <<<"$out")" "owner of the image's root through $a"
+		jq -c --arg pair "$pair" --argjson size "$size" \
+			'{type: "control", pair: $pair, size: $size} + .control' <<<"$out"
+	done
+	umount "$dir/idmapped" "$dir/bind-a" "$dir/bind-b"
 }
 
 main() {

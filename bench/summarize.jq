@@ -100,7 +100,10 @@ def goal($value; $op; $limit; $paired):
 		# The hook's cost does not depend on the image: all sizes together.
 		hook_all_images: ($hooks | by(.hook) | map_values(
 			{wall: (map(.s) | stats), container_start: (map(.start_s) | stats)})),
-		images: (map(select(.type == "image")) | by(.size) | map_values(first | del(.type)))
+		images: (map(select(.type == "image")) | by(.size) | map_values(first | del(.type))),
+		# One process, no container: mount A / a plain bind B, per round.
+		control: (map(select(.type == "control")) | by(.pair) | map_values(first
+			| {size, rounds, stat: (.stat_ratio | stats), read: (.read_ratio | stats)}))
 	},
 	guest: ($info | del(.type, .kernel, .trials, .start_trials)),
 	host: $host,

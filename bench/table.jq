@@ -9,6 +9,8 @@ def ms: if . == null then "-" else (. * 1000 | round | tostring) + " ms" end;
 
 def cell: "\(.median | fmt) (\(.min | fmt)–\(.max | fmt))";
 
+def ratio_cell: "\(.median * 1000 | round / 1000) (\(.min * 1000 | round / 1000)–\(.max * 1000 | round / 1000))";
+
 def ms_cell: "\(.median | ms) (\(.min | ms)–\(.max | ms))";
 
 def kilo: if . >= 1000 then "\(. / 1000 | floor)k" else tostring end;
@@ -57,6 +59,18 @@ def goal_name:
 	   + "\($b.detail.steady[$op].copy // null | if . then cell else "-" end) | "
 	   + "\($b.steady[$op].shift / $b.steady[$op].bind * 1000 | round / 1000) | "
 	   + "\($split.userns_copy_vs_bind // "-") | \($split.idmapped_mount_shift_vs_copy // "-") |"),
+	"",
+	"**The mount alone** (no container: one process lstats every entry and reads every file of the "
+	+ "\($w.size | kilo)-entry image through mount A and through a plain bind B, in batches that alternate "
+	+ "between the two; \($b.detail.control.idmapped.rounds // "-") rounds; time through A / time through B "
+	+ "per round, median (lowest–highest))",
+	"",
+	"| A | stat every entry | read every file |",
+	"|---|---:|---:|",
+	({idmapped: "idmapped mount with the containers' mapping (what `shift` makes)",
+	  plain: "a second plain bind (the method's own noise)"} | to_entries[]
+	 | $b.detail.control[.key] as $c | select($c)
+	 | "| \(.value) | \($c.stat | ratio_cell) | \($c.read | ratio_cell) |"),
 	"",
 	"**Hooks** (wall time of the hook process, from bench/hook-timer; and the start of its container)",
 	"",

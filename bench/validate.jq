@@ -16,5 +16,7 @@ and ([.start[] | .plain, .shift, ."chown-copy", ."idmap-mount"] | all(seconds))
 and (.steady | keys) == ["create_unlink", "read", "stat"]
 and ([.steady[] | .bind, .shift] | all(seconds))
 and (.hook_s | seconds)
-and (.trials as $n | .detail | complete($n))
+and (.trials as $n | .detail | del(.control) | complete($n))
+and ([.detail.control | .idmapped, .plain | select(.) | .stat.n == .rounds and .read.n == .rounds]
+     | length == 2 and all)
 and ([.goals[] | .met | type == "boolean"] | all)

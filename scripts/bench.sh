@@ -13,6 +13,7 @@
 # BENCH_START_TRIALS (the other starts and the hooks, default twice
 # BENCH_TRIALS), BENCH_SIZES (entries, default 1000,10000,100000),
 # BENCH_CHURN (files created and unlinked, default 10000),
+# BENCH_CONTROL_ROUNDS (rounds against a plain bind in one process, default 6),
 # BENCH_SCRATCH_SIZE (the scratch disk, default 8G), BENCH_DOCS=0 (leave
 # docs/ alone, for trial runs), and run-guest.sh's GUEST_*.
 set -euo pipefail
@@ -22,6 +23,7 @@ readonly TRIALS=${BENCH_TRIALS:-5}
 readonly START_TRIALS=${BENCH_START_TRIALS:-$((2 * TRIALS))}
 readonly SIZES=${BENCH_SIZES:-1000,10000,100000}
 readonly CHURN=${BENCH_CHURN:-10000}
+readonly CONTROL_ROUNDS=${BENCH_CONTROL_ROUNDS:-6}
 readonly SCRATCH_SIZE=${BENCH_SCRATCH_SIZE:-8G}
 readonly BENCH_DIR=$SHIFTBIND_ROOT/bench
 readonly DOCS=$SHIFTBIND_ROOT/docs
@@ -34,6 +36,8 @@ check_params() {
 	{ [[ $START_TRIALS =~ ^[1-9][0-9]*$ ]] && [ "$START_TRIALS" -ge "$TRIALS" ]; } ||
 		die "BENCH_START_TRIALS='$START_TRIALS': expected a number of at least BENCH_TRIALS ($TRIALS)"
 	[[ $CHURN =~ ^[1-9][0-9]*$ ]] || die "BENCH_CHURN='$CHURN': expected a positive number"
+	[[ $CONTROL_ROUNDS =~ ^[1-9][0-9]*$ ]] ||
+		die "BENCH_CONTROL_ROUNDS='$CONTROL_ROUNDS': expected a positive number"
 	[[ $SIZES =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
 		die "BENCH_SIZES='$SIZES': expected entry counts separated by commas, e.g. 1000,10000,100000"
 	[ "$TRIALS" -ge 5 ] || log "warning: BENCH_TRIALS=$TRIALS; the results want at least 5"
@@ -114,7 +118,7 @@ main() {
 	export GUEST_RESULTS=$SHIFTBIND_OUT/bench.results
 	export GUEST_CONSOLE=$SHIFTBIND_OUT/bench-console.log
 	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-5400}
-	export GUEST_APPEND="shiftbind.bench_trials=$TRIALS shiftbind.bench_start_trials=$START_TRIALS shiftbind.bench_sizes=$SIZES shiftbind.bench_churn=$CHURN ${GUEST_APPEND:-}"
+	export GUEST_APPEND="shiftbind.bench_trials=$TRIALS shiftbind.bench_start_trials=$START_TRIALS shiftbind.bench_sizes=$SIZES shiftbind.bench_churn=$CHURN shiftbind.bench_control_rounds=$CONTROL_ROUNDS ${GUEST_APPEND:-}"
 	log "booting the guest: $START_TRIALS rounds ($TRIALS with chown copies) on images of $SIZES entries (progress below; console: $GUEST_CONSOLE)"
 	"$SHIFTBIND_ROOT/scripts/run-guest.sh" bench "$kernel" "$image"
 	rm -f "$scratch"

@@ -39,6 +39,16 @@ reboot_suites() {
 	done
 }
 
+# The guest image, one for every boot of this run: built, or found in
+# the cache, on first use.
+image=
+ensure_guest_image() {
+	[ -n "$image" ] && return 0
+	local kselftests
+	kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
+		image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests")
+}
+
 # boot_guest RESULTS CONSOLE SUITES [KERNEL]: one boot of the test guest.
 boot_guest() {
 	GUEST_RESULTS=$1 GUEST_CONSOLE=$2 "$SHIFTBIND_ROOT/scripts/run-guest.sh" \
@@ -63,8 +73,7 @@ run_debug_suites() {
 	log "building the debug kernel for suites: $*"
 	"$SHIFTBIND_ROOT/scripts/kernel.sh" build debug &&
 		debug_kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image debug) &&
-		kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
-		image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
+		ensure_guest_image &&
 		log "booting the debug kernel for suites: $*" &&
 		GUEST_APPEND="log_buf_len=4M ${GUEST_APPEND:-}" \
 		boot_guest "$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/console-debug.log" \
@@ -80,7 +89,7 @@ selected() {
 }
 
 main() {
-	local suite kernel kselftests image host_dirs=() guest=() debug=() status=0
+	local suite kernel host_dirs=() guest=() debug=() status=0
 	mkdir -p "$SHIFTBIND_OUT"
 	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,guest-debug,harness}.results \
 		"$SHIFTBIND_OUT/expected.list"
@@ -119,8 +128,7 @@ main() {
 		mkdir -p "$SHIFTBIND_CACHE/run"
 		rm -f "$GUEST_DISK"
 		kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image) &&
-			kselftests=$("$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
-			image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
+			ensure_guest_image &&
 			log "booting the guest for suites: ${guest[*]}" &&
 			boot_guest "$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/console.log" \
 				"$(IFS=,; echo "${guest[*]}")" 2>"$SHIFTBIND_OUT/guest-run.log" ||
