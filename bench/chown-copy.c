@@ -34,10 +34,7 @@
 
 #include "util.h"
 
-static struct {
-	const char *src, *dst;
-	struct id_extent uid, gid;
-} opt;
+static struct mapping_args opt;
 
 static unsigned int map_id(const struct id_extent *e, unsigned int id,
 			   const char *which, const char *path)
@@ -230,12 +227,7 @@ int main(int argc, char **argv)
 	struct stat st;
 	int sfd, dfd;
 
-	if (argc != 5)
-		errx(2, "usage: chown-copy SRC DST UID_MAP GID_MAP (maps: CONTAINER:HOST:SIZE)");
-	opt.src = argv[1];
-	opt.dst = argv[2];
-	parse_extent(argv[3], "UID_MAP", &opt.uid);
-	parse_extent(argv[4], "GID_MAP", &opt.gid);
+	parse_mapping_args(argc, argv, "chown-copy", &opt);
 
 	sfd = open_dir(AT_FDCWD, opt.src, opt.src, ".");
 	if (fstat(sfd, &st) < 0)

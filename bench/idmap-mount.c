@@ -26,10 +26,7 @@
 
 #include "util.h"
 
-static struct {
-	const char *src, *dst;
-	struct id_extent uid, gid;
-} opt;
+static struct mapping_args opt;
 
 static void write_map(pid_t pid, const char *file, const struct id_extent *e)
 {
@@ -104,12 +101,7 @@ int main(int argc, char **argv)
 	struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
 	int tree;
 
-	if (argc != 5)
-		errx(2, "usage: idmap-mount SRC DST UID_MAP GID_MAP (maps: CONTAINER:HOST:SIZE)");
-	opt.src = argv[1];
-	opt.dst = argv[2];
-	parse_extent(argv[3], "UID_MAP", &opt.uid);
-	parse_extent(argv[4], "GID_MAP", &opt.gid);
+	parse_mapping_args(argc, argv, "idmap-mount", &opt);
 
 	attr.userns_fd = (unsigned int)make_userns();
 	tree = open_tree(AT_FDCWD, opt.src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);

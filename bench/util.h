@@ -34,6 +34,26 @@ static inline void parse_extent(const char *arg, const char *what,
 		     what, arg);
 }
 
+/* The arguments of the programs that apply a mapping to a tree. */
+struct mapping_args {
+	const char *src, *dst;
+	struct id_extent uid, gid;
+};
+
+/* PROGRAM SRC DST UID_MAP GID_MAP into @a; usage and exit 2 otherwise. */
+static inline void parse_mapping_args(int argc, char **argv,
+				      const char *program,
+				      struct mapping_args *a)
+{
+	if (argc != 5)
+		errx(2, "usage: %s SRC DST UID_MAP GID_MAP (maps: CONTAINER:HOST:SIZE)",
+		     program);
+	a->src = argv[1];
+	a->dst = argv[2];
+	parse_extent(argv[3], "UID_MAP", &a->uid);
+	parse_extent(argv[4], "GID_MAP", &a->gid);
+}
+
 /* Seconds on CLOCK_MONOTONIC, for intervals measured by one process. */
 static inline double monotonic_s(void)
 {
