@@ -129,10 +129,19 @@ make_image() {
 	cp -a "$overlay/." "$work/root/"
 	configure_users "$work/root"
 	mkfs.ext4 -q -F -L shiftbind-root -d "$work/root" "$work/rootfs.img" "$IMAGE_SIZE" >/dev/null
-	# Keep the three newest images (up to $IMAGE_SIZE of sparse file each;
-	# a run in progress may still be copying an older one).
-	ls -1t "$SHIFTBIND_CACHE"/guest/rootfs-*.img 2>/dev/null | tail -n +3 | xargs -r rm -f
+	prune_old_images 2
 	mv "$work/rootfs.img" "$image"
+}
+
+# prune_old_images KEEP: delete all but the KEEP newest cached images (up
+# to $IMAGE_SIZE of sparse file each; a run in progress may still be
+# copying an older one).  Having none is the normal first run: find(1),
+# unlike a glob given to ls(1), succeeds when nothing matches.
+prune_old_images() {
+	local keep=$1 old=()
+	mapfile -t old < <(find "$SHIFTBIND_CACHE/guest" -maxdepth 1 -name 'rootfs-*.img' \
+		-printf '%T@ %p\n' | sort -rn | cut -d' ' -f2- | tail -n "+$((keep + 1))")
+	[ "${#old[@]}" -eq 0 ] || rm -f -- "${old[@]}"
 }
 
 main() {
