@@ -9,6 +9,10 @@
 # shared image store.  The overlay is assembled first (a second), its
 # content hash keys the image, and only a new key costs a copy of the base
 # and `mkfs.ext4 -d` (seconds, no loop mount, no debootstrap).
+#
+# GUEST_BASE=DIR uses DIR as the base instead of the debootstrapped one
+# (tests/host/guest_image_first_build.sh builds from a small stand-in);
+# GUEST_IMAGE_SIZE sets the image size (default 3G, sparse).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -110,7 +114,9 @@ tree_hash() {
 # Edits to the base that need the guest's own tools, on the staging copy.
 configure_users() {
 	local root=$1
-	chroot "$root" useradd --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
+	# --root: the host's useradd edits the copy's own /etc (no tools of
+	# the copy run, so a stand-in base works too).
+	useradd --root "$root" --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
 	# Nobody but root may list the store; everyone must be able to walk
@@ -148,7 +154,9 @@ main() {
 	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image
 	kselftests=${2:-}
 	require_cmd mkfs.ext4 e2fsprogs
-	base=$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")
+	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")}
+	[ -d "$base" ] || die "guest base $base is not a directory; unset GUEST_BASE to debootstrap one"
+	mkdir -p "$SHIFTBIND_CACHE/guest"
 	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	assemble_overlay "$work/overlay" "$base" "$bin"

@@ -52,20 +52,24 @@ build_dir() {
 	echo "$(kernel_cache)/build-$(source_version)-$key"
 }
 
-# The patches named by the series file, in order, as absolute paths.
-series_patches() {
-	[ -f "$SERIES" ] || die "missing $SERIES; it lists the patches to apply, one per line"
+# load_series: the patches the series file names, in order, as absolute
+# paths, into the array PATCHES.  Run in the calling shell, never in a
+# command or process substitution, so that die() on a missing patch ends
+# the script instead of a subshell that would leave a shortened series.
+PATCHES=()
+load_series() {
 	local name
+	[ -f "$SERIES" ] || die "missing $SERIES; it lists the patches to apply, one per line"
+	PATCHES=()
 	while read -r name; do
 		case "$name" in '' | '#'*) continue ;; esac
 		[ -f "$PATCH_DIR/$name" ] || die "$SERIES names '$name', which is not in $PATCH_DIR"
-		echo "$PATCH_DIR/$name"
+		PATCHES+=("$PATCH_DIR/$name")
 	done <"$SERIES"
 }
 
 series_key() {
-	# shellcheck disable=SC2046
-	hash_files "$SERIES" $(series_patches)
+	hash_files "$SERIES" "${PATCHES[@]}"
 }
 
 # A pristine extract as a git repository, built aside and moved into place
@@ -101,14 +105,15 @@ unignore_tree() {
 	git -C "$tree" "${GIT_ID[@]}" commit -q -a -m "shiftbind: drop Debian's catch-all .gitignore rules"
 }
 
-# The git tree of base + series, built in a scratch index: the work tree
-# is not touched, so a patch that does not apply leaves it as it was.
+# series_tree DIR [N]: the git tree of base + the first N patches (all by
+# default), built in a scratch index: the work tree is not touched, so a
+# patch that does not apply leaves it as it was.
 series_tree() {
-	local dir=$1 patch index
+	local dir=$1 limit=${2:-${#PATCHES[@]}} patch index
 	index=$(mktemp)
 	rm -f "$index"
 	GIT_INDEX_FILE=$index git -C "$dir" read-tree base
-	while read -r patch; do
+	for patch in "${PATCHES[@]:0:limit}"; do
 		log "applying ${patch##*/}"
 		if ! GIT_INDEX_FILE=$index git -C "$dir" apply --cached \
 			--whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
@@ -116,7 +121,7 @@ series_tree() {
 			cat "$dir/.git/apply.log" >&2
 			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
 		fi
-	done < <(series_patches | head -n "${SERIES_LIMIT:-999999}")
+	done
 	GIT_INDEX_FILE=$index git -C "$dir" write-tree
 	rm -f "$index"
 }
@@ -211,13 +216,11 @@ dev_tree() {
 	git -C "$repo" worktree prune
 	git -C "$repo" "${GIT_ID[@]}" worktree add -q --detach "$tree" base
 	git -C "$tree" checkout -q -B shiftbind
-	local patches
-	mapfile -t patches < <(series_patches)
-	if [ "${#patches[@]}" -gt 0 ] &&
-		! git -C "$tree" "${GIT_ID[@]}" am -q --committer-date-is-author-date "${patches[@]}"; then
+	if [ "${#PATCHES[@]}" -gt 0 ] &&
+		! git -C "$tree" "${GIT_ID[@]}" am -q --committer-date-is-author-date "${PATCHES[@]}"; then
 		die "git am failed in $tree; resolve there ('git am --continue') or remove the tree"
 	fi
-	log "dev tree ready: $tree (branch shiftbind, ${#patches[@]} patches on tag base)"
+	log "dev tree ready: $tree (branch shiftbind, ${#PATCHES[@]} patches on tag base)"
 	log "edit and commit there, then 'make kernel-export' writes kernel-patches/"
 }
 
@@ -250,25 +253,23 @@ export_series() {
 # the build.  Only then is the series bisectable.
 bisect_build() {
 	local variant=${1:-test} repo tree build k total tree_id commit
-	local patches=()
 	repo=$(source_dir)
 	apply_series
 	configure "$variant"
 	tree=$(kernel_cache)/bisect-tree
 	build=$(build_dir "$variant")-bisect
-	mapfile -t patches < <(series_patches)
-	total=${#patches[@]}
+	total=${#PATCHES[@]}
 	if [ ! -d "$tree" ]; then
 		git -C "$repo" worktree prune
 		git -C "$repo" worktree add -q --detach "$tree" base
 	fi
 	mkdir -p "$build"
 	for ((k = 1; k <= total; k++)); do
-		tree_id=$(SERIES_LIMIT=$k series_tree "$repo")
+		tree_id=$(series_tree "$repo" "$k")
 		commit=$(git -C "$repo" "${GIT_ID[@]}" commit-tree "$tree_id" -p base -m "first $k patches")
 		git -C "$tree" reset -q --hard "$commit"
 		git -C "$tree" clean -q -fdx
-		log "building with patches 1..$k of $total (${patches[$((k - 1))]##*/})"
+		log "building with patches 1..$k of $total (${PATCHES[$((k - 1))]##*/})"
 		# The full configuration each time: an option a later patch
 		# adds (TEST_CONFIGFD) is then built from that patch on.
 		cp "$(build_dir "$variant")/.config" "$build/.config"
@@ -276,7 +277,7 @@ bisect_build() {
 		if ! make -C "$tree" O="$build" -j"$JOBS" LOCALVERSION= bzImage \
 			>"$build/bisect-$k.log" 2>&1; then
 			tail -n 20 "$build/bisect-$k.log" >&2
-			die "the kernel does not build with patches 1..$k (${patches[$((k - 1))]##*/}); log: $build/bisect-$k.log"
+			die "the kernel does not build with patches 1..$k (${PATCHES[$((k - 1))]##*/}); log: $build/bisect-$k.log"
 		fi
 	done
 	log "the kernel builds at each of the $total patches"
@@ -285,11 +286,17 @@ bisect_build() {
 main() {
 	local cmd=${1:-}
 	shift || true
+	# Every command but export reads the series; a missing patch ends here.
+	[ "$cmd" = export ] || load_series
 	case "$cmd" in
 	build) with_lock kernel build "$@" ;;
 	image) image "$@" ;;
 	build-dir) build_dir "$@" ;;
-	source-tree) with_lock kernel apply_series && source_dir ;;
+	# Not "apply_series && source_dir": errexit is off on the left of &&.
+	source-tree)
+		with_lock kernel apply_series
+		source_dir
+		;;
 	dev-tree) with_lock kernel dev_tree "$@" ;;
 	export) export_series "$@" ;;
 	bisect-build) with_lock kernel-bisect bisect_build "$@" ;;

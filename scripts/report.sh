@@ -28,7 +28,7 @@ if [ -n "$expect" ]; then
 	while read -r file; do
 		[ -n "$file" ] || continue
 		grep -qxF "# ran $file" "$merged" && continue
-		printf 'not ok - %s\n#   no result: the guest ended before %s ran (see out/console.log)\n' \
+		printf 'not ok - %s\n#   no result: the guest ended before %s ran (a failed step.* result says why; see out/console.log)\n' \
 			"$(tr / . <<<"${file%.*}")" "$file" >>"$merged"
 	done <"$expect"
 fi
