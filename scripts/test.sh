@@ -6,12 +6,12 @@
 # Results: $SHIFTBIND_OUT/results.tap, the failures' diagnostics on
 # stdout, and the summary line "N passed, N failed, N skipped" last.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 readonly TESTS=$SHIFTBIND_ROOT/tests
 readonly HOST_SUITES=(host)
 
-bin=${1:?usage: test.sh BIN_DIR}
+bin=${1:-}
 
 # Every directory of tests/ is a suite, except the shared library, the
 # container probe's source, the host suites, and after-reboot/.
@@ -144,6 +144,7 @@ selected() {
 
 main() {
 	local suite host_dirs=() guest=() debug=()
+	[ -n "$bin" ] || die "usage: test.sh BIN_DIR"
 	mkdir -p "$SHIFTBIND_OUT"
 	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,guest-debug,harness}.results \
 		"$SHIFTBIND_OUT/expected.list" "$SHIFTBIND_OUT"/step-*.log
@@ -177,4 +178,5 @@ main() {
 		"$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/harness.results"
 }
 
-main "$@"
+# Sourced by tests/host/test_names_failed_step.sh for step(); run, it tests.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
