@@ -31,18 +31,27 @@ static void unescape(char *s)
 	*out = '\0';
 }
 
+/*
+ * The next field, NUL-terminated in place; NULL past the last one.  The
+ * kernel separates fields by exactly one space and a field may be empty:
+ * a mount made with an empty source ("mount("", dir, "tmpfs")", common
+ * from Go programs) shows as "... - tmpfs  rw".  Spaces inside a field
+ * are escaped (\040), so every space is a separator.
+ */
 static char *next_field(char **p)
 {
-	char *f;
+	char *f = *p;
+	size_t n;
 
-	while (**p == ' ')
-		(*p)++;
-	if (!**p)
+	if (!f)
 		return NULL;
-	f = *p;
-	*p += strcspn(*p, " ");
-	if (**p)
-		*(*p)++ = '\0';
+	n = strcspn(f, " ");
+	if (f[n]) {
+		f[n] = '\0';
+		*p = f + n + 1;
+	} else {
+		*p = NULL;
+	}
 	return f;
 }
 

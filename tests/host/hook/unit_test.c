@@ -710,7 +710,9 @@ static const char mountinfo_fixture[] =
 	"1 0 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
 	"36 1 8:2 / /srv/images rw,nosuid,relatime,allow-shift shared:2 - ext4 /dev/sdb rw\n"
 	"37 1 8:2 /busybox /run/crun/my\\040ctr rw,relatime,allow-shift,idmapped,shift - ext4 /dev/sdb rw\n"
-	"38 1 0:5 / /proc rw,nosuid - proc proc rw\n";
+	"38 1 0:5 / /proc rw,nosuid - proc proc rw\n"
+	/* mount("", "/run/go", "tmpfs", ...): an empty source field */
+	"39 1 0:6 / /run/go rw,relatime shared:3 - tmpfs  rw\n";
 
 static void test_mountinfo(void)
 {
@@ -731,9 +733,20 @@ static void test_mountinfo(void)
 			   mount_has_option(m.options, "allow-shift") &&
 			   !mount_has_option(m.options, "allow"), "options matched whole");
 		}
+		if (m.id == 39)
+			ok(!strcmp(m.fstype, "tmpfs") && !strcmp(m.source, "") &&
+			   !strcmp(m.super_options, "rw"),
+			   "empty source: fstype '%s', source '%s', options '%s'",
+			   m.fstype, m.source, m.super_options);
 	}
-	ok(n == 4, "four entries (%d)", n);
+	ok(n == 5, "five entries, one with an empty source (%d): %s", n, e.msg);
 	ok(mountinfo_parse_line(bad, &m) == -EINVAL, "line without separator refused");
+	{
+		char short_line[] = "36 1 8:2 / /x rw - ext4";
+
+		ok(mountinfo_parse_line(short_line, &m) == -EINVAL,
+		   "line without source and super options refused");
+	}
 	free(text);
 }
 
