@@ -54,6 +54,57 @@ static int check_raw_text(const char *what, const char *text, size_t len,
 	return 0;
 }
 
+/*
+ * Length of the UTF-8 sequence at @s, or 0 if it is not one RFC 3629
+ * allows: no overlong forms (C0 80 for NUL), no UTF-16 surrogates
+ * (ED A0 80), nothing above U+10FFFF.  yajl checks only the shape of a
+ * sequence, and two readers of one text must not disagree on a name.
+ */
+static size_t utf8_sequence(const unsigned char *s, size_t avail)
+{
+	uint32_t cp, min;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2, cp = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3, cp = s[0] & 0x0f, min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4, cp = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static int check_utf8(const char *what, const char *text, size_t len,
+		      struct error *e)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = utf8_sequence(s + i, len - i);
+		if (!n)
+			return error_msg(e, EINVAL,
+					 "%s: not valid UTF-8 at byte %zu (0x%02x)",
+					 what, i, s[i]);
+		i += n;
+	}
+	return 0;
+}
+
 static int compare_keys(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -118,6 +169,9 @@ int json_parse(const char *what, const char *text, size_t len, yajl_val *out,
 		return error_msg(e, EINVAL, "%s: empty input", what);
 	if (memchr(text, '\0', len))
 		return error_msg(e, EINVAL, "%s: contains a NUL byte", what);
+	ret = check_utf8(what, text, len, e);
+	if (ret < 0)
+		return ret;
 	ret = check_raw_text(what, text, len, e);
 	if (ret < 0)
 		return ret;

@@ -170,9 +170,9 @@ static const struct parse_case bad_inputs[] = {
 	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"a\"" },
 	{ "non-UTF-8 string",
 	  "{\"ociVersion\":\"1.0\",\"id\":\"c\xff\",\"pid\":1,\"bundle\":\"@B@\"}",
-	  CONFIG_FILE, CONFIG_OK, "state: invalid JSON: lexical error: invalid bytes in UTF8 string" },
+	  CONFIG_FILE, CONFIG_OK, "state: not valid UTF-8 at byte 27 (0xff)" },
 	{ "non-UTF-8 outside strings", "\xfe{}", CONFIG_FILE, CONFIG_OK,
-	  "state: invalid JSON: lexical error: invalid char in json text" },
+	  "state: not valid UTF-8 at byte 0 (0xfe)" },
 	{ "escaped NUL", "{\"ociVersion\":\"1.0\",\"id\":\"c1\\u0000x\",\"pid\":1,\"bundle\":\"@B@\"}",
 	  CONFIG_FILE, CONFIG_OK, "state: string contains an escaped NUL" },
 	{ "comment", "/* c */" STATE_OK, CONFIG_FILE, CONFIG_OK,
@@ -514,6 +514,41 @@ static void test_raw_nul(void)
 	   strstr(e.msg, "state: contains a NUL byte"), "bad input: raw NUL byte (%s)",
 	   e.msg);
 	hook_input_free(&in);
+}
+
+/* JSON text is UTF-8 in the strict sense (RFC 3629), in keys and values. */
+static void test_strict_utf8(void)
+{
+	static const struct {
+		const char *text;
+		bool valid;
+		const char *what;
+	} cases[] = {
+		{ "{\"a\":\"\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}", true,
+		  "two, three and four byte sequences" },
+		{ "{\"a\":\"\xc0\x80\"}", false, "overlong NUL (C0 80)" },
+		{ "{\"a\":\"\xe0\x80\xaf\"}", false, "overlong '/' (E0 80 AF)" },
+		{ "{\"a\":\"\xed\xa0\x80\"}", false, "UTF-16 surrogate (ED A0 80)" },
+		{ "{\"a\":\"\xf4\x90\x80\x80\"}", false, "above U+10FFFF (F4 90 80 80)" },
+		{ "{\"a\":\"\xf5\x80\x80\x80\"}", false, "lead byte F5" },
+		{ "{\"a\":\"\xe2\x82\"}", false, "truncated sequence" },
+		{ "{\"\xff\":1}", false, "invalid byte in a key" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct error e = { 0, "" };
+		yajl_val tree = NULL;
+		int ret = json_parse("state", cases[i].text, strlen(cases[i].text),
+				     &tree, &e);
+
+		if (cases[i].valid)
+			ok(ret == 0, "UTF-8 accepted: %s (%s)", cases[i].what, e.msg);
+		else
+			ok(ret < 0 && strstr(e.msg, "state: not valid UTF-8 at byte"),
+			   "UTF-8 refused: %s (%s)", cases[i].what, e.msg);
+		yajl_tree_free(tree);
+	}
 }
 
 /* ---- good inputs ---------------------------------------------------- */
@@ -1054,6 +1089,7 @@ int main(void)
 		run_bad_input(&bad_inputs[i]);
 	test_state_over_cap();
 	test_raw_nul();
+	test_strict_utf8();
 	test_crun_state();
 	test_spec_fields();
 	test_bundle_path_fallback();
