@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "log.h"
@@ -23,6 +24,12 @@ static struct {
 	char context[512];
 } log_state = { "shiftbind", LOG_SINK_STDERR, -1, "" };
 
+/*
+ * The default file is real root's: a rootless hook (an unprivileged user,
+ * or the root of a container's user namespace, who sees /run/shiftbind
+ * owned by nobody) cannot write there and logs to syslog and stderr only,
+ * instead of complaining about the file at every container start.
+ */
 static const char *log_file_path(void)
 {
 	const char *path = getenv(LOG_FILE_ENV);
@@ -30,7 +37,8 @@ static const char *log_file_path(void)
 
 	if (path && *path)
 		return path;
-	if (stat("/run/shiftbind", &st) == 0 && S_ISDIR(st.st_mode))
+	if (stat(LOG_DIR_DEFAULT, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    faccessat(AT_FDCWD, LOG_DIR_DEFAULT, W_OK, AT_EACCESS) == 0)
 		return LOG_FILE_DEFAULT;
 	return NULL;
 }

@@ -13,9 +13,13 @@
 
 #include <syslog.h>
 
-/* The log file: this variable's value, else this one if its directory exists. */
+/*
+ * The log file: this variable's value, else the default if its directory
+ * exists and the hook may write there (real root; rootless hooks do not).
+ */
 #define LOG_FILE_ENV		"SHIFTBIND_HOOK_LOG"
-#define LOG_FILE_DEFAULT	"/run/shiftbind/hook.log"
+#define LOG_DIR_DEFAULT		"/run/shiftbind"
+#define LOG_FILE_DEFAULT	LOG_DIR_DEFAULT "/hook.log"
 
 enum log_sinks {
 	LOG_SINK_STDERR = 1,
