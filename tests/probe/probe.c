@@ -13,6 +13,11 @@
  *   probe create PATH [MODE]     creates a file, then prints its stat line
  *   probe mkdir PATH [MODE]      creates a directory, then prints its stat line
  *   probe chown UID:GID PATH     lchown, then prints the stat line
+ *   probe chmod MODE PATH        chmod (octal MODE), then prints the stat line
+ *   probe open PATH ro|rw        opens PATH (a device node, say) and closes it
+ *   probe setcap PATH            writes a v2 security.capability granting
+ *                                cap_net_raw (what setcap(8) writes)
+ *   probe getxattr PATH NAME     NAME: N bytes, or the errno (ENODATA: none)
  *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
  *   probe exit N                 exits with status N
  *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
@@ -26,6 +31,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +118,52 @@ static int cmd_chown(int argc, char **argv)
 	return print_stat(argv[1]);
 }
 
+static int cmd_chmod(int argc, char **argv)
+{
+	if (chmod(argv[1], mode_arg(argc, argv, 0, 0)) < 0)
+		return fail("chmod", argv[1]);
+	return print_stat(argv[1]);
+}
+
+static int cmd_open(int argc, char **argv)
+{
+	int flags = strcmp(argv[1], "rw") == 0 ? O_RDWR : O_RDONLY;
+	int fd;
+
+	(void)argc;
+	fd = open(argv[0], flags | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return fail("open", argv[0]);
+	close(fd);
+	printf("open %s %s: ok\n", argv[0], argv[1]);
+	return 0;
+}
+
+/* struct vfs_cap_data, revision 2: permitted and effective cap_net_raw. */
+static int cmd_setcap(int argc, char **argv)
+{
+	const unsigned int cap_net_raw = 13;
+	const unsigned int caps[5] = { 0x02000000 | 1, 1u << cap_net_raw, 0, 0, 0 };
+
+	(void)argc;
+	if (setxattr(argv[0], "security.capability", caps, sizeof(caps), 0) < 0)
+		return fail("setcap", argv[0]);
+	printf("setcap %s: ok\n", argv[0]);
+	return 0;
+}
+
+static int cmd_getxattr(int argc, char **argv)
+{
+	ssize_t size;
+
+	(void)argc;
+	size = lgetxattr(argv[0], argv[1], NULL, 0);
+	if (size < 0)
+		return fail("getxattr", argv[0]);
+	printf("%s: %zd bytes\n", argv[1], size);
+	return 0;
+}
+
 static int cmd_remount_rw(int argc, char **argv)
 {
 	(void)argc;
@@ -149,6 +201,10 @@ static const struct command commands[] = {
 	{ "create", 1, cmd_create },
 	{ "mkdir", 1, cmd_mkdir },
 	{ "chown", 2, cmd_chown },
+	{ "chmod", 2, cmd_chmod },
+	{ "open", 2, cmd_open },
+	{ "setcap", 1, cmd_setcap },
+	{ "getxattr", 2, cmd_getxattr },
 	{ "remount-rw", 1, cmd_remount_rw },
 	{ "exit", 1, cmd_exit },
 	{ "now", 0, cmd_now },
