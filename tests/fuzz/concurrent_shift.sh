@@ -7,7 +7,10 @@
 # mount is unmounted or the configfd closed meanwhile.  mountinfo must
 # parse and a shift never vanish from it; a round with nothing but
 # writers must end shifted; files written after the shift must be 0:0 on
-# disk, and the others 0:0 or the unshifted 100000:100000.
+# disk, and the others 0:0 or the unshifted 100000:100000.  Meanwhile an
+# attacker thread opens real root's device nodes through the mount and
+# tries setuid/setgid bits, setuid files and file capabilities: no node
+# may open, and nothing on disk may grant an id outside 100000..165535.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/fuzzlib.bash"
 
@@ -17,4 +20,6 @@ fuzz_begin concurrent_shift
 init_mounts=$(mount_table_of 1)
 run_fuzzer "concurrent shift" --mode shift-race --seed "$FUZZ_SEED" --rounds "$ROUNDS"
 assert_contains "files on disk:" "$FUZZ_OUT" "fuzzer output ($FUZZ_REPLAY)"
+assert_match "privilege attacks: [1-9][0-9]* tries through the mounts, [1-9][0-9]* refused" \
+	"$FUZZ_OUT" "the attacker's tries ($FUZZ_REPLAY)"
 assert_same_mounts "$init_mounts" 1 "the initial mount namespace after '$FUZZ_REPLAY'"

@@ -21,7 +21,9 @@
  *               no fd or mount may be left behind.
  *   shift-race  shifts attached mounts in place while other threads write
  *               through them, unmount them, close the configfd and read
- *               /proc/self/mountinfo.
+ *               /proc/self/mountinfo, and one thread attacks through them:
+ *               device nodes opened, setuid and setgid bits, setuid files
+ *               and file capabilities for ids the shift lends.
  *
  * Confinement: the process moves to a private mount namespace first
  * (unshare(CLONE_NEWNS), then MS_PRIVATE|MS_REC on /), builds a scratch
@@ -76,7 +78,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,6 +97,10 @@
 
 #define PAGE_SZ		4096
 /* The user namespace of --userns: root there is uid 100000 outside. */
+/* Real root's device nodes in the ext4 directory (shift-race's attacker). */
+#define RACE_CHR	"chr"
+#define RACE_BLK	"blk"
+
 #define USERNS_BASE	100000
 #define USERNS_LEN	65536
 /* At most this many violations are described; all are counted. */
@@ -3088,6 +3096,13 @@ static void ext4_create(void)
 	make_dir(path, 0777);
 	snprintf(path, sizeof(path), "%s/f0", scratch.ext4);
 	make_file(path, 0644);
+	/* Real root's device nodes: a shift must never let them open. */
+	snprintf(path, sizeof(path), "%s/" RACE_CHR, scratch.ext4);
+	if (mknod(path, S_IFCHR | 0600, makedev(1, 3)))
+		die_setup("mknod %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/" RACE_BLK, scratch.ext4);
+	if (mknod(path, S_IFBLK | 0600, makedev(7, 0)))
+		die_setup("mknod %s: %s", path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/ext4", scratch.root);
 	if (mount(scratch.ext4, path, NULL, MS_BIND, NULL))
 		die_setup("binding %s: %s", scratch.ext4, strerror(errno));
@@ -3775,8 +3790,9 @@ static int run_failslab(void)
 
 #define RACE_WRITERS	2
 #define RACE_READERS	2
-#define RACE_THREADS	(1 + RACE_WRITERS + 1 + RACE_READERS)
+#define RACE_THREADS	(1 + RACE_WRITERS + 1 + 1 + RACE_READERS)
 #define RACE_FILES	12	/* per writer and round */
+#define RACE_ATTACKS	24	/* per round, by the attacker */
 
 /* Round variants: what else happens while the shift is attempted. */
 #define RV_UMOUNT	0x1	/* the mount is unmounted */
@@ -3792,6 +3808,7 @@ struct race {
 	atomic_int writing;	/* writers still writing */
 	atomic_bool stop;	/* readers stop */
 	atomic_uint ebusy, reads, files;
+	atomic_uint attacks, refused;	/* the attacker's tries, and EPERM/EACCES */
 	int shift_err;
 	pthread_barrier_t go;
 };
@@ -3875,6 +3892,106 @@ static void *race_writer(void *arg)
 		usleep(rng_below(&t->rng, 3000));
 	}
 	atomic_fetch_sub(&rc->writing, 1);
+	return NULL;
+}
+
+/*
+ * What root of the user namespace tries through the mount, shifted or
+ * not yet: none of it may ever work for an id it does not own.  Device
+ * nodes must not open; setuid/setgid bits and file capabilities may
+ * only land on files of its own ids (verify_privileges() checks the
+ * disk afterwards).
+ */
+enum attack {
+	ATK_OPEN_CHR, ATK_OPEN_BLK, ATK_CHMOD_SUID, ATK_CHMOD_SGID,
+	ATK_CAPS_V2, ATK_CAPS_V3_ROOT, ATK_CREATE_SUID, ATK_TMPFILE_SUID,
+	ATK_NR
+};
+
+/* A v2 or v3 security.capability granting cap_net_raw, effective. */
+static int attack_setcaps(int dirfd, const char *name, bool v3)
+{
+	uint32_t caps[6] = { (v3 ? 0x03000000u : 0x02000000u) | 1, 1u << 13,
+			     0, 0, 0, 0 /* v3 rootid: the namespace's root */ };
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dirfd, name);
+	return setxattr(path, "security.capability", caps,
+			v3 ? sizeof(caps) : sizeof(caps) - sizeof(caps[5]), 0);
+}
+
+/* A plain file of the attacker's through the mount: 0, or -1 with errno. */
+static int attack_file(struct race *rc, const char *name)
+{
+	int fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int attack_once(struct race *rc, struct rng *r, unsigned int n)
+{
+	char name[64], node[PATH_MAX];
+	int fd, ret = -1;
+
+	snprintf(name, sizeof(name), "r%02u-a-%02u", rc->round, n);
+	switch ((enum attack)rng_below(r, ATK_NR)) {
+	case ATK_OPEN_CHR:
+	case ATK_OPEN_BLK:
+		snprintf(node, sizeof(node), "%s/%s", rc->target,
+			 rng_chance(r, 50) ? RACE_CHR : RACE_BLK);
+		fd = open(node, (rng_chance(r, 50) ? O_RDWR : O_RDONLY) |
+			  O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			violation("round %u: %s opened through the mount (shifted: %d)",
+				  rc->round, node, atomic_load(&rc->shifted));
+			close(fd);
+			return 0;
+		}
+		return -1;
+	case ATK_CHMOD_SUID:
+	case ATK_CHMOD_SGID:
+		if (attack_file(rc, name))
+			return -1;
+		return fchmodat(rc->dirfd, name, rng_chance(r, 50) ? 04755 : 02755, 0);
+	case ATK_CAPS_V2:
+	case ATK_CAPS_V3_ROOT:
+		if (attack_file(rc, name))
+			return -1;
+		return attack_setcaps(rc->dirfd, name, rng_chance(r, 50));
+	case ATK_CREATE_SUID:
+		fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			    04755);
+		break;
+	case ATK_TMPFILE_SUID:
+		fd = openat(rc->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 04755);
+		break;
+	case ATK_NR:
+		return -1;
+	}
+	if (fd >= 0) {
+		close(fd);
+		ret = 0;
+	}
+	return ret;
+}
+
+static void *race_attacker(void *arg)
+{
+	struct racer *t = arg;
+	struct race *rc = t->rc;
+	unsigned int n;
+
+	pthread_barrier_wait(&rc->go);
+	for (n = 0; n < RACE_ATTACKS; n++) {
+		atomic_fetch_add(&rc->attacks, 1);
+		if (attack_once(rc, &t->rng, n) < 0 &&
+		    (errno == EPERM || errno == EACCES))
+			atomic_fetch_add(&rc->refused, 1);
+		usleep(rng_below(&t->rng, 15000));
+	}
 	return NULL;
 }
 
@@ -4031,14 +4148,14 @@ static void race_cleanup(struct race *rc)
 }
 
 struct race_totals {
-	unsigned int rounds, shifted, files, ebusy, reads;
+	unsigned int rounds, shifted, files, ebusy, reads, attacks, refused;
 };
 
 static void race_round(unsigned int round, struct race_totals *tot)
 {
 	static void *(*const fns[RACE_THREADS])(void *) = {
 		race_shifter, race_writer, race_writer, race_disruptor,
-		race_reader, race_reader,
+		race_attacker, race_reader, race_reader,
 	};
 	struct racer t[RACE_THREADS];
 	struct race rc;
@@ -4066,6 +4183,8 @@ static void race_round(unsigned int round, struct race_totals *tot)
 	tot->files += atomic_load(&rc.files);
 	tot->ebusy += atomic_load(&rc.ebusy);
 	tot->reads += atomic_load(&rc.reads);
+	tot->attacks += atomic_load(&rc.attacks);
+	tot->refused += atomic_load(&rc.refused);
 }
 
 static int run_shift_race(void)
@@ -4079,12 +4198,16 @@ static int run_shift_race(void)
 		race_round(r, &tot);
 	say("shift-race: %u rounds in %.1f s, %u shifted; %u files written, %u EBUSY retries of the shift, %u mountinfo reads",
 	    tot.rounds, now() - t0, tot.shifted, tot.files, tot.ebusy, tot.reads);
+	say("privilege attacks: %u tries through the mounts, %u refused (EPERM/EACCES)",
+	    tot.attacks, tot.refused);
+	if (!tot.refused)
+		violation("no privilege attack was refused: were any made?");
 	if (!tot.shifted)
 		violation("no round shifted its mount");
 	balance_check(before, "after the rounds");
 	/* open, two writes and close per file; one call per read and shift attempt */
-	send_report(4ULL * tot.files + tot.reads + tot.ebusy + tot.rounds,
-		    now() - t0, NULL);
+	send_report(4ULL * tot.files + tot.reads + tot.ebusy + tot.rounds +
+		    2ULL * tot.attacks, now() - t0, NULL);
 	return atomic_load(&n_violations) ? EXIT_FOUND : 0;
 }
 
@@ -4108,9 +4231,40 @@ static bool file_holds_its_name(int dir, const char *name)
 	return n == (ssize_t)strlen(want) && memcmp(buf, want, n) == 0;
 }
 
+/* An id the user namespace of the fuzzer's child owns. */
+static bool own_id(unsigned int id)
+{
+	return id >= USERNS_BASE && id - USERNS_BASE < USERNS_LEN;
+}
+
+/*
+ * No privilege for an id the user namespace does not own, whatever was
+ * tried through the mounts: no setuid bit unless the owner is its own,
+ * no setgid (with group execute) unless the group is, no file capability
+ * valid for a root id not its own (v2: real root's).
+ */
+static void verify_privileges(int dir, const char *name, const struct stat *st)
+{
+	uint32_t caps[6];
+	ssize_t n;
+	char path[PATH_MAX];
+
+	if ((st->st_mode & S_ISUID) && !own_id(st->st_uid))
+		violation("%s is setuid on disk, owned by %u", name, st->st_uid);
+	if ((st->st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+	    !own_id(st->st_gid))
+		violation("%s is setgid on disk, group %u", name, st->st_gid);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
+	n = lgetxattr(path, "security.capability", caps, sizeof(caps));
+	if (n == 20)
+		violation("%s has a v2 file capability (valid for real root)", name);
+	else if (n == 24 && !own_id(caps[5]))
+		violation("%s has a file capability for root id %u", name, caps[5]);
+}
+
 static void verify_owners(void)
 {
-	unsigned int post = 0, race_root = 0, race_user = 0;
+	unsigned int post = 0, race_root = 0, race_user = 0, attacked = 0;
 	char dir[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
@@ -4131,6 +4285,11 @@ static void verify_owners(void)
 			violation("%s/%s: %s", dir, de->d_name, strerror(errno));
 			continue;
 		}
+		verify_privileges(dirfd(d), de->d_name, &st);
+		if (strstr(de->d_name, "-a-")) {
+			attacked++;
+			continue;
+		}
 		if (st.st_uid == 0 && st.st_gid == 0) {
 			post += is_post;
 			race_root += !is_post;
@@ -4148,9 +4307,9 @@ static void verify_owners(void)
 				  de->d_name);
 	}
 	closedir(d);
-	say("files on disk: %u written after the shift (0:0), %u racing it (%u as 0:0, %u as %u:%u)",
+	say("files on disk: %u written after the shift (0:0), %u racing it (%u as 0:0, %u as %u:%u), %u by the attacker, none privileged for a lent id",
 	    post, race_root + race_user, race_root, race_user, USERNS_BASE,
-	    USERNS_BASE);
+	    USERNS_BASE, attacked);
 	if (!post)
 		violation("no file was written through a shifted mount");
 }
