@@ -21,12 +21,18 @@ static inline void freep(void *p)
 }
 
 /* Keeps errno: cleanups run on error paths that may still report it. */
+/*
+ * Close *fd if open, and mark it closed: an explicit closep() before the
+ * variable's _cleanup_close_ runs must not close the number again (by
+ * then it may be another file's).
+ */
 static inline void closep(int *fd)
 {
 	if (*fd >= 0) {
 		int saved = errno;
 
 		close(*fd);
+		*fd = -1;
 		errno = saved;
 	}
 }

@@ -1051,6 +1051,19 @@ static void test_patch_config(void)
 
 /* ---- the error contract ---------------------------------------------- */
 
+/* closep() marks the fd closed, so a later cleanup cannot close it twice. */
+static void test_closep(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC), other;
+
+	closep(&fd);
+	ok(fd == -1, "closep resets the fd (%d)", fd);
+	other = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	closep(&fd);	/* what a _cleanup_close_ would run next */
+	ok(fcntl(other, F_GETFD) >= 0, "a second closep leaves the next file open");
+	close(other);
+}
+
 static void test_error(void)
 {
 	struct error e = { 0, "" };
@@ -1101,6 +1114,7 @@ int main(void)
 	test_prepare_image();
 	test_patch_config();
 	test_error();
+	test_closep();
 	remove_tree(scratch);
 	return tap_done();
 }
