@@ -124,8 +124,12 @@ static int cmd_status(int argc, char **argv, struct error *e)
 	}
 	if (argc - optind > 1)
 		return USAGE;
-	if (argc - optind == 1)	/* mountinfo has canonical paths */
-		under = realpath(argv[optind], real) ? real : argv[optind];
+	/* mountinfo has canonical paths; a PATH that is not there is a typo. */
+	if (argc - optind == 1) {
+		if (!realpath(argv[optind], real))
+			return error_errno(e, errno, "status: `%s`", argv[optind]);
+		under = real;
+	}
 	ret = mountinfo_read(&text, e);
 	if (ret < 0)
 		return ret;

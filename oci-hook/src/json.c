@@ -88,8 +88,8 @@ static size_t utf8_sequence(const unsigned char *s, size_t avail)
 	return n;
 }
 
-static int check_utf8(const char *what, const char *text, size_t len,
-		      struct error *e)
+/* Offset of the first byte that is not valid UTF-8, or len if none. */
+static size_t utf8_invalid_at(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	size_t i = 0, n;
@@ -97,11 +97,27 @@ static int check_utf8(const char *what, const char *text, size_t len,
 	while (i < len) {
 		n = utf8_sequence(s + i, len - i);
 		if (!n)
-			return error_msg(e, EINVAL,
-					 "%s: not valid UTF-8 at byte %zu (0x%02x)",
-					 what, i, s[i]);
+			return i;
 		i += n;
 	}
+	return len;
+}
+
+bool utf8_valid(const char *s)
+{
+	size_t len = strlen(s);
+
+	return utf8_invalid_at(s, len) == len;
+}
+
+static int check_utf8(const char *what, const char *text, size_t len,
+		      struct error *e)
+{
+	size_t at = utf8_invalid_at(text, len);
+
+	if (at < len)
+		return error_msg(e, EINVAL, "%s: not valid UTF-8 at byte %zu (0x%02x)",
+				 what, at, (unsigned char)text[at]);
 	return 0;
 }
 

@@ -33,6 +33,9 @@ static inline void yajl_tree_freep(yajl_val *v)
 int json_parse(const char *what, const char *text, size_t len, yajl_val *out,
 	       struct error *e);
 
+/* utf8_valid: s is UTF-8 as RFC 3629 has it (what json_parse requires). */
+bool utf8_valid(const char *s);
+
 /* json_member: obj's member key, or NULL when absent or JSON null. */
 yajl_val json_member(yajl_val obj, const char *key);
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* status.c: see status.h. */
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common.h"
+#include "json.h"
 #include "jsonwriter.h"
 #include "mountinfo.h"
 #include "mounts.h"
@@ -38,6 +41,27 @@ static const char *marks(const struct mount_entry *m)
 	return allow ? "allow-shift" : "shift";
 }
 
+/*
+ * A mount point as mountinfo escapes it (\ooo), for output that must stay
+ * one line per mount and must not reach a terminal as control codes: a
+ * newline in a mount point would otherwise forge a row of the table.
+ * Spaces, backslashes, control and non-ASCII bytes are escaped.
+ */
+static void escape_path(const char *in, char *out, size_t size)
+{
+	size_t len = 0;
+
+	for (; *in && len + 5 < size; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		if (c <= ' ' || c >= 0x7f || c == '\\')
+			len += (size_t)snprintf(out + len, size - len, "\\%03o", c);
+		else
+			out[len++] = (char)c;
+	}
+	out[len] = '\0';
+}
+
 static void gen_options(struct json_writer *w, const char *options)
 {
 	const char *p = options;
@@ -54,6 +78,20 @@ static void gen_options(struct json_writer *w, const char *options)
 	jw_array_close(w);
 }
 
+/* JSON strings are UTF-8: a path that is not is given escaped. */
+static void gen_path(struct json_writer *w, const char *key, const char *path)
+{
+	char escaped[4 * PATH_MAX];
+
+	jw_string(w, key);
+	if (utf8_valid(path)) {
+		jw_string(w, path);
+		return;
+	}
+	escape_path(path, escaped, sizeof(escaped));
+	jw_string(w, escaped);
+}
+
 static void gen_mount(struct json_writer *w, const struct mount_entry *m)
 {
 	jw_map_open(w);
@@ -61,10 +99,8 @@ static void gen_mount(struct json_writer *w, const struct mount_entry *m)
 	jw_integer(w, m->id);
 	jw_string(w, "parent");
 	jw_integer(w, m->parent);
-	jw_string(w, "mountpoint");
-	jw_string(w, m->mountpoint);
-	jw_string(w, "root");
-	jw_string(w, m->root);
+	gen_path(w, "mountpoint", m->mountpoint);
+	gen_path(w, "root", m->root);
 	jw_string(w, "fstype");
 	jw_string(w, m->fstype);
 	jw_string(w, "source");
@@ -110,6 +146,7 @@ static int print_json(char *mountinfo, const char *under, FILE *out,
 static int print_table(char *mountinfo, const char *under, FILE *out,
 		       struct error *e)
 {
+	char mountpoint[4 * PATH_MAX];
 	struct mount_entry m;
 	size_t shown = 0;
 	int ret;
@@ -120,8 +157,9 @@ static int print_table(char *mountinfo, const char *under, FILE *out,
 		if (shown++ == 0)
 			fprintf(out, "%-18s %-8s %-32s %s\n", "MARK", "FSTYPE",
 				"MOUNTPOINT", "OPTIONS");
+		escape_path(m.mountpoint, mountpoint, sizeof(mountpoint));
 		fprintf(out, "%-18s %-8s %-32s %s\n", marks(&m), m.fstype,
-			m.mountpoint, m.options);
+			mountpoint, m.options);
 	}
 	if (ret < 0)
 		return ret;

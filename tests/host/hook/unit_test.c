@@ -806,7 +806,7 @@ static void test_status(void)
 
 	out = capture(text, NULL, false);
 	ok(strstr(out, "allow-shift        ext4     /srv/images") &&
-	   strstr(out, "allow-shift,shift  ext4     /run/crun/my ctr") && !strstr(out, "/proc"),
+	   strstr(out, "allow-shift,shift  ext4     /run/crun/my\\040ctr") && !strstr(out, "/proc"),
 	   "status lists marked and shifted mounts");
 	free(out);
 	free(text);
@@ -843,6 +843,48 @@ static void test_status(void)
 }
 
 /* ---- allow.conf ------------------------------------------------------ */
+
+/*
+ * Mount points come from anyone who can mount: a newline must not forge a
+ * row, escape codes must not reach the terminal, and a name that is not
+ * UTF-8 must not stop --json.
+ */
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void test_status_hostile_names(void)
+{
+	static const char hostile[] =
+		"36 1 8:2 / /srv/a\\012allow-shift\\040ext4\\040/etc rw,allow-shift - ext4 /dev/sdb rw\n"
+		"37 1 8:2 / /srv/\x1b[31mred rw,allow-shift - ext4 /dev/sdb rw\n"
+		"38 1 8:2 / /srv/latin1-\xe9 rw,allow-shift - ext4 /dev/sdb rw\n";
+	char *text = strdup(hostile), *out;
+	struct error e = { 0, "" };
+	yajl_val tree = NULL;
+
+	out = capture(text, NULL, false);
+	ok(strstr(out, "/srv/a\\012allow-shift\\040ext4\\040/etc") && count_lines(out) == 4,
+	   "a newline in a mount point stays escaped, one row a mount: %s", out);
+	ok(!strchr(out, '\x1b') && strstr(out, "/srv/\\033[31mred"),
+	   "an escape code is not written to the terminal");
+	free(out);
+	free(text);
+
+	text = strdup(hostile);
+	out = capture(text, NULL, true);
+	ok(json_parse("status", out, strlen(out), &tree, &e) == 0 &&
+	   strstr(out, "/srv/latin1-\\\\351"),
+	   "status --json: a non-UTF-8 mount point given escaped (%s)", e.msg);
+	yajl_tree_free(tree);
+	free(out);
+	free(text);
+}
 
 static void test_allowconf(void)
 {
@@ -1110,6 +1152,7 @@ int main(void)
 	test_proc_maps();
 	test_mountinfo();
 	test_status();
+	test_status_hostile_names();
 	test_allowconf();
 	test_prepare_image();
 	test_patch_config();
