@@ -7,9 +7,11 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "fileio.h"
@@ -142,32 +144,45 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int write_file_atomic(const char *dir, const char *name, const void *data,
-		      size_t len, unsigned int mode, struct error *e)
+/* A name for the temporary file next to name, not taken yet: an fd, or -errno. */
+static int create_temp_at(int dirfd, const char *name, char *tmp, size_t size)
 {
-	char tmp[PATH_MAX], dst[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-	int n, ret;
+	unsigned int attempt;
+	int fd;
 
-	n = snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	if (n < 0 || (size_t)n >= sizeof(dst))
-		return error_msg(e, ENAMETOOLONG, "%s/%s: path too long", dir, name);
-	n = snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return error_msg(e, ENAMETOOLONG, "%s/%s: path too long", dir, name);
-	fd = mkostemp(tmp, O_CLOEXEC);
+	for (attempt = 0; attempt < 100; attempt++) {
+		snprintf(tmp, size, ".%s.%08x", name, (unsigned int)random());
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+int write_file_atomic(int dirfd, const char *display, const char *name,
+		      const void *data, size_t len, const struct stat *old,
+		      struct error *e)
+{
+	_cleanup_close_ int fd = -1;
+	char tmp[NAME_MAX + 1];
+	int ret;
+
+	fd = create_temp_at(dirfd, name, tmp, sizeof(tmp));
 	if (fd < 0)
-		return error_errno(e, errno, "create `%s`", tmp);
+		return error_errno(e, -fd, "create a temporary file next to `%s`", display);
 	ret = write_all(fd, data, len);
-	if (ret == 0 && fchmod(fd, mode) < 0)
+	if (ret == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)
+		ret = -errno;
+	if (ret == 0 && fchmod(fd, old->st_mode & 0777) < 0)
 		ret = -errno;
 	if (ret == 0 && fsync(fd) < 0)
 		ret = -errno;
-	if (ret == 0 && rename(tmp, dst) < 0)
+	if (ret == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
 		ret = -errno;
 	if (ret < 0) {
-		unlink(tmp);
-		return error_errno(e, -ret, "write `%s`", dst);
+		unlinkat(dirfd, tmp, 0);
+		return error_errno(e, -ret, "write `%s`", display);
 	}
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <sys/stat.h>
+
 #include "error.h"
 
 /*
@@ -43,11 +45,15 @@ int read_regular_file_at(int dirfd, const char *name, const char *display,
 int open_in_root(int rootfd, const char *path);
 
 /*
- * write_file_atomic: replace dir/name with data through a temporary file
- * in the same directory, fsync and rename, so readers see the old or the
- * new content, never a part.  mode is the new file's permission bits.
+ * write_file_atomic: replace the file name in the directory dirfd (the
+ * one it was read through; display names it in messages) with data,
+ * through a temporary file in the same directory, fsync and rename, so
+ * readers see the old or the new content, never a part.  The new file
+ * gets the old one's owner and group, and its permission bits (0777 of
+ * mode: no setuid, setgid or sticky bit).
  */
-int write_file_atomic(const char *dir, const char *name, const void *data,
-		      size_t len, unsigned int mode, struct error *e);
+int write_file_atomic(int dirfd, const char *display, const char *name,
+		      const void *data, size_t len, const struct stat *old,
+		      struct error *e);
 
 #endif /* SHIFTBIND_FILEIO_H */

@@ -70,16 +70,24 @@ static bool is_our_hook(yajl_val entry)
 	return !strcmp(base ? base + 1 : s, HOOK_NAME);
 }
 
-static bool stage_has_hook(yajl_val hooks, const char *stage)
+/* Whether stage lists our hook; with path, our hook at exactly that path. */
+static bool stage_has_hook(yajl_val hooks, const char *stage, const char *path)
 {
 	yajl_val list = hooks ? json_member(hooks, stage) : NULL;
+	const char *s;
+	yajl_val entry;
 	size_t i;
 
 	if (!list || !YAJL_IS_ARRAY(list))
 		return false;
-	for (i = 0; i < list->u.array.len; i++)
-		if (is_our_hook(list->u.array.values[i]))
+	for (i = 0; i < list->u.array.len; i++) {
+		entry = list->u.array.values[i];
+		if (!is_our_hook(entry))
+			continue;
+		s = YAJL_GET_STRING(json_member(entry, "path"));
+		if (!path || (s && !strcmp(s, path)))
 			return true;
+	}
 	return false;
 }
 
@@ -133,10 +141,10 @@ static void write_hooks(struct json_writer *w, yajl_val hooks,
 		yajl_val list = hooks->u.object.values[i];
 
 		jw_string(w, key);
-		if ((!strcmp(key, r->stage) || !strcmp(key, r->other)) &&
-		    YAJL_IS_ARRAY(list)) {
+		/* A stage given as null is an empty list (check_hooks_shape). */
+		if (!strcmp(key, r->stage) || !strcmp(key, r->other)) {
 			have_stage |= !strcmp(key, r->stage);
-			write_stage(w, key, list, r);
+			write_stage(w, key, YAJL_IS_ARRAY(list) ? list : NULL, r);
 		} else {
 			write_value(w, list);
 		}
@@ -270,8 +278,9 @@ static void note_missing_targets(yajl_val config, const char *bundle,
 			rootfs);
 }
 
-static int write_patched(const char *bundle, yajl_val config, mode_t mode,
-			 const struct registration *r, struct error *e)
+static int write_patched(int dirfd, const char *display, yajl_val config,
+			 const struct stat *old, const struct registration *r,
+			 struct error *e)
 {
 	__attribute__((cleanup(json_writer_free))) struct json_writer w = { NULL, 0 };
 	const unsigned char *buf;
@@ -284,7 +293,7 @@ static int write_patched(const char *bundle, yajl_val config, mode_t mode,
 	write_config(&w, config, r);
 	ret = json_writer_finish(&w, "config.json", &buf, &len, e);
 	if (ret == 0)
-		ret = write_file_atomic(bundle, "config.json", buf, len, mode, e);
+		ret = write_file_atomic(dirfd, display, "config.json", buf, len, old, e);
 	return ret;
 }
 
@@ -320,10 +329,11 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 	if (ret < 0)
 		return ret;
 	hooks = json_member(config, "hooks");
-	if (stage_has_hook(hooks, r.stage) && !stage_has_hook(hooks, r.other)) {
+	if (stage_has_hook(hooks, r.stage, r.hook_path) &&
+	    !stage_has_hook(hooks, r.other, NULL)) {
 		fprintf(report, "%s: hook already registered at %s\n", display, r.stage);
 	} else {
-		ret = write_patched(bundle, config, st.st_mode & 07777, &r, e);
+		ret = write_patched(dirfd, display, config, &st, &r, e);
 		if (ret < 0)
 			return ret;
 		fprintf(report, "%s: hook registered at %s\n", display, r.stage);

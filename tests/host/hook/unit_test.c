@@ -1078,6 +1078,37 @@ static void test_patch_config(void)
 	ok(strstr(first, "\"hooks\"") && strstr(first, "\"createContainer\""), "hooks added");
 	free(first);
 
+	/* "prestart": null is an empty list: one prestart key, with our hook. */
+	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"prestart\":null,\"createContainer\":null}}");
+	ok(patch(false, &e) == 0, "patch-config of null stages (%s)", e.msg);
+	first = slurp(config);
+	ok(count(first, "\"prestart\": [") == 1 && count(first, "shiftbind-hook") == 2,
+	   "a null prestart becomes one list with our hook: %s", first);
+	free(first);
+
+	/* Registered at another path: --hook PATH replaces it. */
+	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"prestart\":"
+		    "[{\"path\":\"/opt/old/shiftbind-hook\"}]}}");
+	ok(patch(false, &e) == 0, "patch-config over an older path (%s)", e.msg);
+	first = slurp(config);
+	ok(!strstr(first, "/opt/old/") && strstr(first, "/usr/libexec/shiftbind/shiftbind-hook") &&
+	   count(first, "shiftbind-hook") == 2, "the hook's path is updated: %s", first);
+	free(first);
+
+	/* A user's 6777 config.json stays the user's, without privilege bits. */
+	good_config(original);
+	ok(chown(config, 4321, 4321) == 0 && chmod(config, 06777) == 0, "config.json 6777 of uid 4321");
+	ok(patch(false, &e) == 0, "patch-config of a user's file (%s)", e.msg);
+	{
+		struct stat st = { 0 };
+		int err = stat(config, &st);
+
+		ok(err == 0 && st.st_uid == 4321 && st.st_gid == 4321 &&
+		   (st.st_mode & 07777) == 0777,
+		   "owner kept, setuid/setgid/sticky dropped (%u:%u %o)", st.st_uid,
+		   st.st_gid, st.st_mode & 07777);
+	}
+
 	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":[]}");
 	ok(patch(false, &e) < 0 && strstr(e.msg, "config.json.hooks: expected an object"),
 	   "hooks of the wrong type refused (%s)", e.msg);
