@@ -41,7 +41,8 @@ done
 
 unit=$top/configs/shiftbind-allow.service
 assert_contains "Type=oneshot" "$(cat "$unit")"
-assert_contains "After=local-fs.target" "$(cat "$unit")"
+assert_contains "After=local-fs.target remote-fs.target" "$(cat "$unit")"
+assert_contains "Before=podman.service" "$(cat "$unit")"
 assert_contains "ExecStart=/usr/sbin/shiftbind apply-config" "$(cat "$unit")"
 if command -v systemd-analyze >/dev/null; then
 	# The unit's command is not installed on the build host: only that may fail.
