@@ -57,8 +57,6 @@ static int find_mount(int mnt_id, const char *display, struct mount_facts *out,
 			continue;
 		out->allow_shift = mount_has_option(m.options, "allow-shift");
 		out->shifted = mount_options_shifted(m.options);
-		out->read_only = mount_has_option(m.options, "ro");
-		snprintf(out->fstype, sizeof(out->fstype), "%s", m.fstype);
 		return 0;
 	}
 	if (ret < 0)

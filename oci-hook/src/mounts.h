@@ -16,8 +16,6 @@ struct mount_facts {
 	bool mount_root;	/* fd is the root of its mount */
 	bool allow_shift;	/* per-mount option allow-shift */
 	bool shifted;		/* shift or idmapped */
-	bool read_only;
-	char fstype[32];
 };
 
 /* The per-mount options that say a mount is already shifted. */

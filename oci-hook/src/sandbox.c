@@ -29,8 +29,6 @@
 /* The ABI the filter admits; any other (i386, x32 on x86_64) is killed. */
 #if defined(__x86_64__) && !defined(__ILP32__)
 # define SANDBOX_AUDIT_ARCH	AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-# define SANDBOX_AUDIT_ARCH	AUDIT_ARCH_AARCH64
 #else
 # error "sandbox.c: no seccomp filter for this architecture; add its AUDIT_ARCH_ and check the syscall list"
 #endif
