@@ -186,3 +186,17 @@ int write_file_atomic(int dirfd, const char *display, const char *name,
 	}
 	return 0;
 }
+
+bool path_within(const char *path, const char *dir, bool strictly)
+{
+	size_t len = strlen(dir);
+
+	while (len > 0 && dir[len - 1] == '/')
+		len--;
+	if (strncmp(path, dir, len))
+		return false;
+	if (path[len] == '\0')
+		return !strictly && len > 0;
+	/* "/dev" holds "/dev/x", not "/devx"; strictly, not "/dev/" either. */
+	return path[len] == '/' && (path[len + 1] || !strictly);
+}

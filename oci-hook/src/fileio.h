@@ -45,6 +45,14 @@ int read_regular_file_at(int dirfd, const char *name, const char *display,
 int open_in_root(int rootfd, const char *path);
 
 /*
+ * path_within: the absolute path is dir or below it, whole components
+ * compared ("/srv" is not within "/sr"); with strictly, below it only
+ * ("/dev/pts" within "/dev", "/dev" not).  Trailing slashes of dir do
+ * not count; "/" holds every path.
+ */
+bool path_within(const char *path, const char *dir, bool strictly);
+
+/*
  * write_file_atomic: replace the file name in the directory dirfd (the
  * one it was read through; display names it in messages) with data,
  * through a temporary file in the same directory, fsync and rename, so

@@ -211,16 +211,6 @@ static bool target_exists(int rootfd, const char *dst)
 	return true;
 }
 
-/* dir is a proper ancestor of path ("/dev" of "/dev/pts"). */
-static bool is_below(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	while (len > 0 && dir[len - 1] == '/')
-		len--;
-	return !strncmp(path, dir, len) && path[len] == '/' && path[len + 1];
-}
-
 static const char *destination(yajl_val mount)
 {
 	yajl_val dst = YAJL_IS_OBJECT(mount) ? json_member(mount, "destination") : NULL;
@@ -240,7 +230,7 @@ static bool target_in_image(yajl_val mounts, size_t i)
 	for (j = 0; j < i; j++) {
 		const char *earlier = destination(mounts->u.array.values[j]);
 
-		if (earlier && is_below(dst, earlier))
+		if (earlier && path_within(dst, earlier, true))
 			return false;
 	}
 	return true;

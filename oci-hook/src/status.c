@@ -5,29 +5,19 @@
 #include <string.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "json.h"
 #include "jsonwriter.h"
 #include "mountinfo.h"
 #include "mounts.h"
 #include "status.h"
 
-static bool is_under(const char *path, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	if (len == 1 && dir[0] == '/')
-		return true;
-	return !strncmp(path, dir, len) && (path[len] == '\0' || path[len] == '/');
-}
-
 static bool interesting(const struct mount_entry *m, const char *under)
 {
 	if (!mount_has_option(m->options, "allow-shift") &&
 	    !mount_options_shifted(m->options))
 		return false;
-	return !under || is_under(m->mountpoint, under);
+	return !under || path_within(m->mountpoint, under, false);
 }
 
 /* "allow-shift", "shift" or both: a shifted bind inherits the mark. */

@@ -31,6 +31,7 @@
 #include "allowconf.h"
 #include "common.h"
 #include "error.h"
+#include "fileio.h"
 #include "idmap.h"
 #include "json.h"
 #include "mountinfo.h"
@@ -1124,6 +1125,19 @@ static void test_patch_config(void)
 
 /* ---- the error contract ---------------------------------------------- */
 
+/* One rule for "at or below" and "strictly below", components whole. */
+static void test_path_within(void)
+{
+	ok(path_within("/srv/images", "/srv", false) && path_within("/srv", "/srv", false) &&
+	   path_within("/srv", "/srv/", false) && path_within("/x", "/", false) &&
+	   path_within("/", "/", false), "at or below");
+	ok(!path_within("/srvx", "/srv", false) && !path_within("/sr", "/srv", false) &&
+	   !path_within("/srv", "/sr", false), "whole components only");
+	ok(path_within("/dev/pts", "/dev", true) && path_within("/x", "/", true) &&
+	   !path_within("/dev", "/dev", true) && !path_within("/", "/", true) &&
+	   !path_within("/devpts", "/dev", true), "strictly below");
+}
+
 /* closep() marks the fd closed, so a later cleanup cannot close it twice. */
 static void test_closep(void)
 {
@@ -1189,6 +1203,7 @@ int main(void)
 	test_patch_config();
 	test_error();
 	test_closep();
+	test_path_within();
 	remove_tree(scratch);
 	return tap_done();
 }
