@@ -140,11 +140,18 @@ static int check_proc_map(int procfd, const char *proc, const char *file,
 	return ret;
 }
 
+/*
+ * The container's maps are what config.json says; a joined namespace
+ * whose config.json restates none has the maps /proc shows, with nothing
+ * to compare them to.
+ */
 static int check_mappings(int procfd, const char *proc,
 			  const struct hook_input *in, struct error *e)
 {
 	int ret = hook_input_validate(in, e);
 
+	if (ret < 0 || !in->maps_given)
+		return ret;
 	if (ret == 0)
 		ret = check_proc_map(procfd, proc, "uid_map", &in->uid_map,
 				     "uidMappings", e);

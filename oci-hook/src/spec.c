@@ -222,6 +222,26 @@ static int parse_mapping(yajl_val linux_obj, const char *key,
 	return ret;
 }
 
+/*
+ * The mappings, when the hook is going to act.  A namespace joined by
+ * path may leave both out (the runtime does not write maps then);
+ * otherwise both are required.
+ */
+static int parse_mappings(yajl_val linux_obj, struct hook_input *in,
+			  struct error *e)
+{
+	int ret;
+
+	if (in->userns_path && !json_member(linux_obj, "uidMappings") &&
+	    !json_member(linux_obj, "gidMappings"))
+		return 0;
+	in->maps_given = true;
+	ret = parse_mapping(linux_obj, "uidMappings", &in->uid_map, e);
+	if (ret == 0)
+		ret = parse_mapping(linux_obj, "gidMappings", &in->gid_map, e);
+	return ret;
+}
+
 static int parse_userns(yajl_val config, struct hook_input *in,
 			struct error *e)
 {
@@ -244,10 +264,9 @@ static int parse_userns(yajl_val config, struct hook_input *in,
 			      "path", &path, e);
 	if (ret == 0 && path)
 		ret = dup_string(path, &in->userns_path, "config.json", e);
-	if (ret == 0)
-		ret = parse_mapping(linux_obj, "uidMappings", &in->uid_map, e);
-	if (ret == 0)
-		ret = parse_mapping(linux_obj, "gidMappings", &in->gid_map, e);
+	/* An opted-out container is left alone, whatever its mappings say. */
+	if (ret == 0 && !in->opts.opt_out)
+		ret = parse_mappings(linux_obj, in, e);
 	return ret;
 }
 
@@ -258,19 +277,23 @@ int config_parse(const char *text, size_t len, struct hook_input *in,
 	int ret;
 
 	ret = json_parse("config.json", text, len, &config, e);
+	/* The annotations first: an opt-out decides what else is read. */
+	if (ret == 0 && !in->have_annotations)
+		ret = parse_annotations_of(config, "config.json", in, e);
 	if (ret == 0)
 		ret = parse_root(config, in, e);
 	if (ret == 0)
 		ret = parse_userns(config, in, e);
-	if (ret == 0 && !in->have_annotations)
-		ret = parse_annotations_of(config, "config.json", in, e);
 	return ret;
 }
 
 int hook_input_validate(const struct hook_input *in, struct error *e)
 {
-	int ret = idmap_validate(&in->uid_map, "config.json: linux.uidMappings", e);
+	int ret;
 
+	if (!in->maps_given)
+		return 0;
+	ret = idmap_validate(&in->uid_map, "config.json: linux.uidMappings", e);
 	if (ret == 0)
 		ret = idmap_validate(&in->gid_map, "config.json: linux.gidMappings", e);
 	return ret;

@@ -33,7 +33,13 @@ struct hook_input {
 	bool root_readonly;
 	bool has_userns;	/* linux.namespaces has a "user" entry */
 	char *userns_path;	/* its path: joining an existing namespace */
-	struct idmap uid_map;	/* set when has_userns */
+	/*
+	 * linux.uidMappings and gidMappings, parsed only when the hook has
+	 * work to do; a joined namespace may leave them out (maps_given
+	 * false), and its maps are then what /proc says.
+	 */
+	bool maps_given;
+	struct idmap uid_map;
 	struct idmap gid_map;
 
 	/* The annotations: the state's, or config.json's without them. */

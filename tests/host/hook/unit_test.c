@@ -656,6 +656,14 @@ static void test_spec_fields(void)
 	   "joined user namespace: its path kept");
 	hook_input_free(&in);
 
+	/* crun runs a joined namespace without restated mappings: so does the hook. */
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\","
+		      "\"path\":\"/proc/1/ns/user\"}]}}", &in, &e) == 0 &&
+	   in.has_userns && !in.maps_given && hook_input_validate(&in, &e) == 0,
+	   "joined user namespace without mappings: the maps are /proc's (%s)", e.msg);
+	hook_input_free(&in);
+
 	test_340_extents();
 }
 
@@ -682,6 +690,19 @@ static void test_annotations(void)
 	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"false\"}"),
 		      CONFIG_MAP("[{\"containerID\":0,\"hostID\":0,\"size\":1}]"), &in, &e) == 0 &&
 	   in.opts.opt_out, "shift=false opts out (and skips mapping validation)");
+	hook_input_free(&in);
+
+	/* An opted-out container is left alone, even with mappings missing. */
+	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"false\"}"),
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"}]}}",
+		      &in, &e) == 0 && in.opts.opt_out && in.has_userns,
+	   "shift=false with no mappings at all: nothing to do, no error (%s)", e.msg);
+	hook_input_free(&in);
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"false\"},"
+		      "\"linux\":{\"namespaces\":[{\"type\":\"user\"}],\"uidMappings\":42}}",
+		      &in, &e) == 0 && in.opts.opt_out,
+	   "shift=false in config.json with a bad uidMappings: not read (%s)", e.msg);
 	hook_input_free(&in);
 
 	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"true\","
