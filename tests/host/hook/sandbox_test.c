@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,19 @@ static long try_setns_mnt_upper_bits(void)
 	return syscall(__NR_setns, -1, (1UL << 32) | CLONE_NEWNS);
 }
 
+static long try_sysinfo(void)
+{
+	struct sysinfo info;
+
+	return syscall(__NR_sysinfo, &info);
+}
+
+/* Signal 0 to this thread: what abort() does, but harmless. */
+static long try_tgkill_self(void)
+{
+	return syscall(__NR_tgkill, getpid(), gettid(), 0);
+}
+
 static long try_configfd_open(void)
 {
 	return syscall(__NR_configfd_open, "bind", 0UL, 0UL);
@@ -106,6 +120,8 @@ static const struct filter_case {
 } cases[] = {
 	{ "mkdirat, not on the list", false, try_mkdirat, REFUSED },
 	{ "getpid, on the list", false, try_getpid, REACHES_KERNEL },
+	{ "sysinfo (glibc's qsort)", false, try_sysinfo, REACHES_KERNEL },
+	{ "tgkill of the thread itself (abort)", false, try_tgkill_self, REACHES_KERNEL },
 	{ "setns(CLONE_NEWNS)", false, try_setns_mnt, REACHES_KERNEL },
 	{ "setns(CLONE_NEWNET)", false, try_setns_net, REFUSED },
 	{ "setns(CLONE_NEWNS) with upper bits set", false,
@@ -186,6 +202,28 @@ static enum filter_outcome expected_outcome(const struct filter_case *c)
 	return KILLED;
 }
 
+/* abort() under the filter: SIGABRT, not a SIGSEGV that loses the message. */
+static void check_abort(void)
+{
+	struct error e = { 0, "" };
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (sandbox_install(false, &e) < 0)
+			_exit(1);
+		abort();
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	   "abort() under the filter ends in SIGABRT (status %#x)", status);
+}
+
 int main(void)
 {
 	size_t i;
@@ -200,5 +238,6 @@ int main(void)
 		ok(got == expect, "%s: %s (got: %s, errno %d)", c->what,
 		   outcome_names[expect], outcome_names[got], err);
 	}
+	check_abort();
 	return tap_done();
 }
