@@ -165,6 +165,7 @@ static int check_mappings(int procfd, const char *proc,
 struct target {
 	int fd;
 	char *path;
+	int mnt_id;		/* the mount, whatever path led to it */
 };
 
 struct targets {
@@ -188,7 +189,7 @@ static void targets_close(struct targets *t)
  * kernel checks the same again: this only makes the common mistakes
  * readable.
  */
-static int check_shiftable(const struct target *t, const char *role,
+static int check_shiftable(struct target *t, const char *role,
 			   struct error *e)
 {
 	struct mount_facts f;
@@ -196,6 +197,7 @@ static int check_shiftable(const struct target *t, const char *role,
 
 	if (ret < 0)
 		return ret;
+	t->mnt_id = f.mnt_id;
 	if (!f.mount_root)
 		return error_msg(e, EINVAL,
 				 "%s %s is not a mount root in the container's mount namespace (expected the runtime's bind mount of it)",
@@ -216,11 +218,25 @@ static int add_target(struct targets *t, int fd, char *path, const char *role,
 {
 	struct target *x = &t->item[t->count++];
 
+	size_t i;
+	int ret;
+
 	x->fd = fd;
 	x->path = path;
 	if (!x->path)
 		return error_errno(e, ENOMEM, "%s", role);
-	return check_shiftable(x, role, e);
+	ret = check_shiftable(x, role, e);
+	/*
+	 * Paths can alias (a symlink in the image, "/x/.."): one mount named
+	 * twice would be shifted, then refused by the kernel, halfway.
+	 */
+	for (i = 0; ret == 0 && i + 1 < t->count; i++)
+		if (t->item[i].mnt_id == x->mnt_id)
+			ret = error_msg(e, EINVAL,
+					"%s %s is the same mount as %s (mount %d): each mount is shifted once; drop it from "
+					ANNOTATION_EXTRA_MOUNTS,
+					role, x->path, t->item[i].path, x->mnt_id);
+	return ret;
 }
 
 static int open_targets(const struct hook_input *in, struct targets *t,
