@@ -32,7 +32,12 @@ static const struct mount_target {
 #define DIR_MODE	0755
 #define FILE_MODE	0644
 
-/* What is at name, for a refusal: never followed. */
+/* A symlink met on the way: the caller resolves it inside the image. */
+#define IS_SYMLINK	1
+/* Symlinks resolved for one target, as the kernel's own limit (ELOOP). */
+#define SYMLINKS_MAX	40
+
+/* What is at name, for a refusal: never followed.  IS_SYMLINK for a link. */
 static int refuse_existing(int dirfd, const char *name, const char *display,
 			   const char *wanted, struct error *e)
 {
@@ -41,9 +46,7 @@ static int refuse_existing(int dirfd, const char *name, const char *display,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return error_errno(e, errno, "stat `%s`", display);
 	if (S_ISLNK(st.st_mode))
-		return error_msg(e, ELOOP,
-				 "`%s` is a symbolic link: refusing to follow it (it could lead out of the image); replace it with a %s",
-				 display, wanted);
+		return IS_SYMLINK;
 	return error_msg(e, EEXIST, "`%s` exists and is not a %s", display, wanted);
 }
 
@@ -57,7 +60,10 @@ static int own(int fd, mode_t mode, const char *display, struct error *e)
 	return 0;
 }
 
-/* The directory name under dirfd, created if missing: a new fd in *out. */
+/*
+ * The directory name under dirfd, created if missing: a new fd in *out,
+ * or IS_SYMLINK when name is a symlink (never followed here).
+ */
 static int ensure_dir(int dirfd, const char *name, const char *display,
 		      FILE *report, int *out, struct error *e)
 {
@@ -86,7 +92,7 @@ static int ensure_dir(int dirfd, const char *name, const char *display,
 	return 0;
 }
 
-/* O_EXCL never follows a symlink, even a dangling one. */
+/* O_EXCL never follows a symlink, even a dangling one: IS_SYMLINK then. */
 static int ensure_file(int dirfd, const char *name, const char *display,
 		       FILE *report, struct error *e)
 {
@@ -111,46 +117,144 @@ static int ensure_file(int dirfd, const char *name, const char *display,
 	return 0;
 }
 
-/* Walk t->path one component at a time from the image root rootfd. */
-static int ensure_target(int rootfd, const char *dir,
-			 const struct mount_target *t, FILE *report,
-			 struct error *e)
+/*
+ * Push the components of @path onto the stack @out (a path relative to
+ * the image root, no leading or doubled slashes), "." dropped and ".."
+ * stopping at the image root, as the kernel resolves a path inside a
+ * root (RESOLVE_IN_ROOT) and as runtimes resolve mount targets.
+ */
+static int push_components(char *out, size_t size, const char *path)
 {
-	char path[64], display[PATH_MAX + 64];	/* display: for messages */
+	size_t len = strlen(out);
+
+	while (*path) {
+		size_t n = strcspn(path, "/");
+
+		if (n == 2 && !strncmp(path, "..", 2)) {
+			char *slash = strrchr(out, '/');
+
+			len = slash ? (size_t)(slash - out) : 0;
+			out[len] = '\0';
+		} else if (n && !(n == 1 && path[0] == '.')) {
+			if (len + !!len + n >= size)
+				return -ENAMETOOLONG;
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, path, n);
+			len += n;
+			out[len] = '\0';
+		}
+		path += n;
+		while (*path == '/')
+			path++;
+	}
+	return 0;
+}
+
+/*
+ * Where the symlink at @link_path (relative to the image root), whose
+ * text is @text, leads inside the image, followed by @rest.
+ */
+static int resolve_link(const char *link_path, const char *text, const char *rest,
+			char *out, size_t size)
+{
+	const char *slash = strrchr(link_path, '/');
+	int ret = 0;
+
+	out[0] = '\0';
+	if (text[0] != '/' && slash) {	/* relative: from the link's directory */
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - link_path), link_path);
+		ret = push_components(out, size, dir);
+	}
+	if (ret == 0)
+		ret = push_components(out, size, text);
+	if (ret == 0)
+		ret = push_components(out, size, rest);
+	return ret;
+}
+
+static int ensure_path(int rootfd, const char *dir, const char *path, mode_t type,
+		       FILE *report, unsigned int links, struct error *e);
+
+/* The symlink at path[0..end): resolve it inside the image and go on there. */
+static int follow_in_image(int rootfd, const char *dir, const char *path,
+			   size_t end, mode_t type, FILE *report,
+			   unsigned int links, int parent, struct error *e)
+{
+	char link_path[PATH_MAX], text[PATH_MAX], next[PATH_MAX];
+	const char *name, *rest = path + end;
+	ssize_t n;
+
+	snprintf(link_path, sizeof(link_path), "%.*s", (int)end, path);
+	name = strrchr(link_path, '/');
+	name = name ? name + 1 : link_path;
+	n = readlinkat(parent, name, text, sizeof(text) - 1);
+	if (n < 0)
+		return error_errno(e, errno, "readlink `%s/%s`", dir, link_path);
+	text[n] = '\0';
+	if (links >= SYMLINKS_MAX)
+		return error_msg(e, ELOOP, "`%s/%s`: more than %d symbolic links",
+				 dir, link_path, SYMLINKS_MAX);
+	if (resolve_link(link_path, text, rest, next, sizeof(next)) < 0)
+		return error_msg(e, ENAMETOOLONG, "`%s/%s` -> `%s`: path too long",
+				 dir, link_path, text);
+	fprintf(report, "%s/%s is a symbolic link to %s: following it inside the image\n",
+		dir, link_path, text);
+	return ensure_path(rootfd, dir, next, type, report, links + 1, e);
+}
+
+/*
+ * Make path (relative to the image root rootfd, shown under dir) exist
+ * as a type, one component at a time with O_NOFOLLOW; a symlink on the
+ * way is resolved inside the image, never by the kernel from here.
+ */
+static int ensure_path(int rootfd, const char *dir, const char *path, mode_t type,
+		       FILE *report, unsigned int links, struct error *e)
+{
+	char display[2 * PATH_MAX], name[NAME_MAX + 1];
 	_cleanup_close_ int parent = -1;
-	char *name, *slash;
+	size_t start = 0, end;
 	int ret, fd;
 
-	if (strlen(t->path) >= sizeof(path))	/* the table's own paths */
-		return error_msg(e, ENAMETOOLONG, "%s: target name too long", t->path);
-	memcpy(path, t->path, strlen(t->path) + 1);
+	if (!*path)	/* a link to the image root */
+		return type == S_IFDIR ? 0 :
+			error_msg(e, EISDIR, "%s: a link leads to the image root, not a file", dir);
 	parent = dup(rootfd);
 	if (parent < 0)
 		return error_errno(e, errno, "dup");
-	for (name = path; (slash = strchr(name, '/')); name = slash + 1) {
-		*slash = '\0';
-		snprintf(display, sizeof(display), "%s/%s", dir, path);
-		ret = ensure_dir(parent, name, display, report, &fd, e);
-		if (ret < 0)
+	for (;;) {
+		fd = -1;
+		end = start + strcspn(path + start, "/");
+		if (end - start > NAME_MAX)
+			return error_msg(e, ENAMETOOLONG, "%s/%s: name too long", dir, path);
+		snprintf(name, sizeof(name), "%.*s", (int)(end - start), path + start);
+		snprintf(display, sizeof(display), "%s/%.*s", dir, (int)end, path);
+		if (!path[end] && type == S_IFREG) {
+			ret = ensure_file(parent, name, display, report, e);
+		} else {
+			ret = ensure_dir(parent, name, display, report, &fd, e);
+		}
+		if (ret == IS_SYMLINK)
+			return follow_in_image(rootfd, dir, path, end, type, report,
+					       links, parent, e);
+		if (ret < 0 || !path[end]) {
+			if (fd >= 0)
+				close(fd);
 			return ret;
+		}
 		closep(&parent);
 		parent = fd;
-		*slash = '/';
+		start = end + 1;
 	}
-	snprintf(display, sizeof(display), "%s/%s", dir, t->path);
-	if (t->type == S_IFDIR) {
-		ret = ensure_dir(parent, name, display, report, &fd, e);
-		if (ret == 0)
-			close(fd);
-		return ret;
-	}
-	return ensure_file(parent, name, display, report, e);
 }
 
 int prepare_image(const char *dir, FILE *report, struct error *e)
 {
+	struct error one = { 0, "" }, first = { 0, "" };
 	_cleanup_close_ int rootfd = -1;
-	size_t i;
+	size_t i, refused = 0;
 	int ret;
 
 	if (geteuid() != 0)
@@ -160,10 +264,18 @@ int prepare_image(const char *dir, FILE *report, struct error *e)
 	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return error_errno(e, errno, "open image `%s`", dir);
+	/* Every target is tried: one refusal leaves the others prepared. */
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
-		ret = ensure_target(rootfd, dir, &targets[i], report, e);
-		if (ret < 0)
-			return ret;
+		ret = ensure_path(rootfd, dir, targets[i].path, targets[i].type,
+				  report, 0, &one);
+		if (ret == 0)
+			continue;
+		fprintf(report, "refused: %s\n", one.msg);
+		if (!refused++)
+			first = one;
 	}
+	if (refused)
+		return error_msg(e, first.code, "%zu of %zu mount targets not prepared; first: %s",
+				 refused, ARRAY_SIZE(targets), first.msg);
 	return 0;
 }

@@ -951,7 +951,7 @@ static void test_prepare_image(void)
 {
 	static const char *const files[] = { "etc/hosts", "etc/resolv.conf",
 					     "etc/hostname", "run/.containerenv" };
-	char image[PATH_MAX], path[PATH_MAX + 32], outside[PATH_MAX];
+	char image[PATH_MAX], path[3 * PATH_MAX], outside[PATH_MAX];
 	struct error e = { 0, "" };
 	char *out = NULL;
 	size_t size = 0, i;
@@ -985,7 +985,11 @@ static void test_prepare_image(void)
 	ok(ret == 0 && size == 0, "second run creates nothing (%s)", out);
 	free(out);
 
-	/* A symlinked component is refused, and nothing appears where it points. */
+	/*
+	 * A symlinked component pointing at an absolute host path is
+	 * resolved inside the image, as the runtime will: nothing appears
+	 * on the host where it points.
+	 */
 	snprintf(image, sizeof(image), "%s/image2", scratch);
 	snprintf(outside, sizeof(outside), "%s/outside", scratch);
 	mkdir(image, 0755);
@@ -995,26 +999,52 @@ static void test_prepare_image(void)
 		die("symlink");
 	out = NULL;
 	report = open_memstream(&out, &size);
-	ok(prepare_image(image, report, &e) < 0 &&
-	   strstr(e.msg, "/etc` is a symbolic link: refusing to follow it"),
-	   "symlinked /etc refused (%s)", e.msg);
+	ret = prepare_image(image, report, &e);
 	fclose(report);
+	ok(ret == 0 && strstr(out, "/etc is a symbolic link to ") &&
+	   strstr(out, "following it inside the image"),
+	   "symlinked /etc followed inside the image (%s)", e.msg);
 	free(out);
 	snprintf(path, sizeof(path), "%s/hosts", outside);
-	ok(access(path, F_OK) < 0, "nothing created through the symlink");
+	ok(access(path, F_OK) < 0, "nothing created through the symlink on the host");
+	snprintf(path, sizeof(path), "%s%s/hosts", image, outside);
+	ok(owned_by_root(path, S_IFREG, 0644), "the target made where the link leads in the image");
 
-	/* A dangling symlink as a target file is refused too. */
-	remove(path);
+	/* Ubuntu's etc/resolv.conf: a dangling relative link, resolved in the image. */
+	snprintf(image, sizeof(image), "%s/image3", scratch);
+	mkdir(image, 0755);
 	snprintf(path, sizeof(path), "%s/etc", image);
-	remove(path);
 	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/etc/resolv.conf", image);
+	if (symlink("../../../run/systemd/resolve/stub-resolv.conf", path) < 0)
+		die("symlink");
+	/* And something in the way of another target: the rest still done. */
 	snprintf(path, sizeof(path), "%s/etc/hosts", image);
-	if (symlink("/nonexistent/hosts", path) < 0)
+	mkdir(path, 0755);
+	out = NULL;
+	report = open_memstream(&out, &size);
+	ret = prepare_image(image, report, &e);
+	fclose(report);
+	ok(ret < 0 && strstr(e.msg, "1 of 7 mount targets not prepared; first: `") &&
+	   strstr(e.msg, "/etc/hosts` exists and is not a regular file"),
+	   "a refusal is counted and named (%s)", e.msg);
+	ok(strstr(out, "refused: ") != NULL, "the refusal is reported: %s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/run/systemd/resolve/stub-resolv.conf", image);
+	ok(owned_by_root(path, S_IFREG, 0644), "resolv.conf's link target made inside the image");
+	snprintf(path, sizeof(path), "%s/etc/hostname", image);
+	ok(owned_by_root(path, S_IFREG, 0644), "targets after the refused one still made");
+
+	/* A link cycle ends with ELOOP, not a hang. */
+	snprintf(image, sizeof(image), "%s/image4", scratch);
+	mkdir(image, 0755);
+	snprintf(path, sizeof(path), "%s/proc", image);
+	if (symlink("proc", path) < 0)
 		die("symlink");
 	out = NULL;
 	report = open_memstream(&out, &size);
-	ok(prepare_image(image, report, &e) < 0 && strstr(e.msg, "/etc/hosts` is a symbolic link"),
-	   "symlinked target file refused (%s)", e.msg);
+	ok(prepare_image(image, report, &e) < 0 && strstr(e.msg, "more than 40 symbolic links"),
+	   "a symlink loop is refused (%s)", e.msg);
 	fclose(report);
 	free(out);
 }
