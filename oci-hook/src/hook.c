@@ -19,6 +19,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "configfd.h"
@@ -83,6 +85,32 @@ static int parse_stage(const char *arg, enum stage *out)
  * (crun 1.8.1 passes pid 0 there).  An fd to it pins that process: a
  * reused pid is never reached through it.
  */
+/*
+ * /proc/<pid> of the process the state names, and no other: the pid is
+ * pinned with a pidfd first, and still alive once the directory is open,
+ * so the number was not reused in between (the directory then stays
+ * that process's, and reads ESRCH once it is gone).
+ */
+static int open_pinned_proc_dir(pid_t pid, const char *display, int *out,
+				struct error *e)
+{
+	_cleanup_close_ int pidfd = (int)syscall(__NR_pidfd_open, pid, 0);
+	_cleanup_close_ int fd = -1;
+
+	/* ENOSYS: before Linux 5.3 (or under valgrind), nothing to pin with. */
+	if (pidfd < 0 && errno != ENOSYS)
+		return error_errno(e, errno, "state: pid %d", (int)pid);
+	fd = open(display, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(e, errno, "open `%s`", display);
+	if (pidfd >= 0 && syscall(__NR_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
+		return error_errno(e, errno,
+				   "state: pid %d ended while the hook opened %s",
+				   (int)pid, display);
+	*out = steal_fd(&fd);
+	return 0;
+}
+
 static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
 			 size_t size, struct error *e)
 {
@@ -100,6 +128,8 @@ static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
 		snprintf(display, size, "/proc/self");
 		break;
 	}
+	if (stage == STAGE_PRESTART)
+		return open_pinned_proc_dir(pid, display, out, e);
 	fd = open(display, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return error_errno(e, errno, "open `%s`", display);

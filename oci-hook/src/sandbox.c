@@ -18,6 +18,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -51,6 +52,8 @@ static const unsigned int allowed[] = {
 	__NR_getpid, __NR_clock_gettime, __NR_geteuid,
 	/* glibc's qsort sizes its buffer by the memory size (many annotations) */
 	__NR_sysinfo,
+	/* the container's process, pinned before its /proc directory is opened */
+	__NR_pidfd_open,
 	/*
 	 * abort() and fortify failures: the message (writev), then SIGABRT
 	 * to the thread itself; refused, they end in SIGSEGV with the
@@ -91,9 +94,9 @@ static const unsigned int allowed_with_configfd[] = {
 #define DENY			RETURN(SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
 #define ALLOW			RETURN(SECCOMP_RET_ALLOW)
 
-/* Room for the head, both lists, the setns block and the default. */
+/* Room for the head, both lists, the two argument blocks and the default. */
 #define MAX_INSNS	(8 + 2 * (ARRAY_SIZE(allowed) + \
-				  ARRAY_SIZE(allowed_with_configfd)) + 8)
+				  ARRAY_SIZE(allowed_with_configfd)) + 2 * 8 + 1)
 
 struct program {
 	struct sock_filter insn[MAX_INSNS];
@@ -133,16 +136,19 @@ static void emit_allow(struct program *p, const unsigned int *nrs, size_t n)
 }
 
 /*
- * setns(fd, CLONE_NEWNS) only: the one kind of namespace the hook joins.
- * It comes last, as it overwrites A; every mismatch falls to the default.
+ * Syscall nr only with argument arg equal to value, all 64 bits of it.
+ * The number is loaded again first: each block stands on its own, and
+ * every mismatch falls through to the next block or the default.
  */
-static void emit_setns_mnt_only(struct program *p)
+static void emit_allow_with_arg(struct program *p, unsigned int nr,
+				unsigned int arg, uint64_t value)
 {
-	emit(p, SKIP_UNLESS_EQUAL(__NR_setns, 5));
-	emit(p, LOAD(DATA_ARG_LO(1)));
-	emit(p, SKIP_UNLESS_EQUAL(CLONE_NEWNS, 3));
-	emit(p, LOAD(DATA_ARG_HI(1)));
-	emit(p, SKIP_UNLESS_EQUAL(0, 1));
+	emit(p, LOAD(DATA_NR));
+	emit(p, SKIP_UNLESS_EQUAL(nr, 5));
+	emit(p, LOAD(DATA_ARG_LO(arg)));
+	emit(p, SKIP_UNLESS_EQUAL((uint32_t)value, 3));
+	emit(p, LOAD(DATA_ARG_HI(arg)));
+	emit(p, SKIP_UNLESS_EQUAL((uint32_t)(value >> 32), 1));
 	emit(p, ALLOW);
 }
 
@@ -154,7 +160,10 @@ static void build_program(struct program *p, bool with_configfd)
 	if (with_configfd)
 		emit_allow(p, allowed_with_configfd,
 			   ARRAY_SIZE(allowed_with_configfd));
-	emit_setns_mnt_only(p);
+	/* setns(fd, CLONE_NEWNS): the one kind of namespace the hook joins. */
+	emit_allow_with_arg(p, __NR_setns, 1, CLONE_NEWNS);
+	/* pidfd_send_signal(pidfd, 0, ...): is the container's process alive? */
+	emit_allow_with_arg(p, __NR_pidfd_send_signal, 1, 0);
 	emit(p, DENY);
 }
 

@@ -15,4 +15,4 @@ build_oci_hook "$SCRATCH/build/hook-sandbox-test"
 assert_status 0 "$BUILD/hook-sandbox-test"
 printf '%s\n' "$OUTPUT"
 checks=$(grep -c '^ok ' <<<"$OUTPUT" || true)
-[ "$checks" -ge 12 ] || fail "only $checks filter checks passed, expected at least 12"
+[ "$checks" -ge 14 ] || fail "only $checks filter checks passed, expected at least 14"

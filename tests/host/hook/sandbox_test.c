@@ -82,6 +82,27 @@ static long try_tgkill_self(void)
 	return syscall(__NR_tgkill, getpid(), gettid(), 0);
 }
 
+static long try_pidfd_signal(int sig)
+{
+	long pidfd = syscall(__NR_pidfd_open, getpid(), 0);
+
+	if (pidfd < 0)
+		return pidfd;
+	return syscall(__NR_pidfd_send_signal, (int)pidfd, sig, NULL, 0);
+}
+
+/* The hook's liveness check of the container's process. */
+static long try_pidfd_signal_0(void)
+{
+	return try_pidfd_signal(0);
+}
+
+/* A real signal through a pidfd: not what the hook does. */
+static long try_pidfd_signal_cont(void)
+{
+	return try_pidfd_signal(SIGCONT);
+}
+
 static long try_configfd_open(void)
 {
 	return syscall(__NR_configfd_open, "bind", 0UL, 0UL);
@@ -122,6 +143,9 @@ static const struct filter_case {
 	{ "getpid, on the list", false, try_getpid, REACHES_KERNEL },
 	{ "sysinfo (glibc's qsort)", false, try_sysinfo, REACHES_KERNEL },
 	{ "tgkill of the thread itself (abort)", false, try_tgkill_self, REACHES_KERNEL },
+	{ "pidfd_open, then pidfd_send_signal(0)", false, try_pidfd_signal_0,
+	  REACHES_KERNEL },
+	{ "pidfd_send_signal(SIGCONT)", false, try_pidfd_signal_cont, REFUSED },
 	{ "setns(CLONE_NEWNS)", false, try_setns_mnt, REACHES_KERNEL },
 	{ "setns(CLONE_NEWNET)", false, try_setns_net, REFUSED },
 	{ "setns(CLONE_NEWNS) with upper bits set", false,
