@@ -671,7 +671,15 @@ struct type_desc {
 	size_t nflags;
 	const struct kv *opts;		/* SET_STRING keys and values */
 	size_t nopts;
+	/*
+	 * The SET_* commands it takes (the kernel's configfd_type.params),
+	 * 0 for all: the others are refused (EINVAL) before anything is
+	 * copied in, so a bad pointer is no EFAULT there.
+	 */
+	unsigned long long params;
 };
+
+#define PARAM(cmd)	(1ULL << (cmd))
 
 /*
  * "mand" is left out on purpose: the kernel answers it with a one-time
@@ -773,7 +781,8 @@ static const struct kv test_opts[] = {
 
 static const struct type_desc types[T_NR] = {
 	[T_BIND]    = { "bind", 30, OP_CREATE | OP_RECONF, "pathfd", "bindfd",
-			LIST(bind_flags), NULL, 0 },
+			LIST(bind_flags), NULL, 0,
+			PARAM(CONFIGFD_SET_FLAG) | PARAM(CONFIGFD_SET_FD) },
 	[T_TMPFS]   = { "tmpfs", 12, OP_CREATE, "source", "mountfd",
 			LIST(tmpfs_flags), LIST(tmpfs_opts) },
 	[T_RAMFS]   = { "ramfs", 3, OP_CREATE, "source", "mountfd",
@@ -1211,6 +1220,9 @@ static int action_expect(const struct act *a)
 	if (a->cmd == CONFIGFD_GET_FD && a->fi.type < T_NR &&
 	    !types[a->fi.type].result)
 		return EOPNOTSUPP;
+	if (!is_cmd && a->cmd != CONFIGFD_GET_FD && a->fi.type < T_NR &&
+	    types[a->fi.type].params && !(types[a->fi.type].params & PARAM(a->cmd)))
+		return EINVAL;
 	err = str_expect(&a->key, CONFIGFD_KEY_MAX, EINVAL);
 	return err ? err : value_expect(a);
 }
