@@ -16,7 +16,10 @@ id=hook-alias-$$
 make_bundle "$SCRATCH/c" "$image" "0 100000 65536" "0 100000 65536" /bin/true
 with_hook "$SCRATCH/c"
 annotate "$SCRATCH/c" org.shiftbind.extra-mounts /selfroot
-assert_status 1 crun_run "$SCRATCH/c" "$id"
+status=0
+out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
+[ "$status" -ne 0 ] || fail "the container started although its extra mount is the rootfs: $out"
+assert_contains "error executing hook" "$out" "crun's report of the refusing hook"
 stderr=$(cat "$SCRATCH/c/hook.stderr")
 assert_match "extra mount $image/selfroot is the same mount as $image \\(mount [0-9]+\\): each mount is shifted once" \
 	"$stderr" "hook's stderr"
