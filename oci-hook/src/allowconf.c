@@ -7,16 +7,34 @@
 
 #include "allowconf.h"
 #include "common.h"
-#include "privileged.h"
+
+/* The words that stand alone; each sets one bit of a line's words. */
+enum word_bit {
+	WORD_RW = 1 << 0,
+	WORD_SUID = 1 << 1,
+	WORD_FORCE = 1 << 2,
+};
 
 static const struct {
 	const char *name;
-	unsigned int flag;
-} options[] = {
-	{ "ro", MARK_READ_ONLY },
-	{ "nosuid", MARK_NOSUID },
+	unsigned int bit;
+} words[] = {
+	{ "rw", WORD_RW },
+	{ "suid", WORD_SUID },
+	{ "force", WORD_FORCE },
 };
 
+/* Words of earlier versions, now the defaults: a hint instead of "unknown". */
+static const struct {
+	const char *name;
+	const char *meaning;
+	const char *opposite;
+} retired[] = {
+	{ "ro", "read-only", "rw" },
+	{ "nosuid", "nosuid", "suid" },
+};
+
+#define OWNER_PREFIX "owner="
 #define BLANKS " \t\r"
 
 void allow_list_free(struct allow_list *list)
@@ -30,42 +48,43 @@ void allow_list_free(struct allow_list *list)
 	list->count = 0;
 }
 
-void mark_flags_format(unsigned int flags, char *buf, size_t size)
-{
-	size_t i, len = 0;
-
-	if (size == 0)
-		return;
-	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		int n;
-
-		if (!(flags & options[i].flag))
-			continue;
-		n = snprintf(buf + len, size - len, "%s%s", len ? "," : "",
-			     options[i].name);
-		if (n < 0 || (size_t)n >= size - len)
-			return;	/* the names are short; buf is sized for all */
-		len += (size_t)n;
-	}
-}
-
-static int parse_option(const char *word, const char *file, size_t line,
-			unsigned int *flags, struct error *e)
+static int unknown_word(const char *word, const char *file, size_t line,
+			struct error *e)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(options); i++) {
-		if (strcmp(word, options[i].name))
-			continue;
-		if (*flags & options[i].flag)
-			return error_msg(e, EINVAL, "%s:%zu: option \"%s\" given twice",
-					 file, line, word);
-		*flags |= options[i].flag;
+	for (i = 0; i < ARRAY_SIZE(retired); i++)
+		if (!strcmp(word, retired[i].name))
+			return error_msg(e, EINVAL,
+					 "%s:%zu: \"%s\" is no option any more: stores are marked %s unless \"%s\" is given; remove it",
+					 file, line, word, retired[i].meaning,
+					 retired[i].opposite);
+	return error_msg(e, EINVAL,
+			 "%s:%zu: unknown option \"%.64s\" (known: rw, suid, force, owner=WHO)",
+			 file, line, word);
+}
+
+static int parse_word(const char *word, const char *file, size_t line,
+		      unsigned int *seen, struct owner_list *owners,
+		      struct error *e)
+{
+	size_t i;
+
+	if (!strncmp(word, OWNER_PREFIX, strlen(OWNER_PREFIX))) {
+		if (owner_list_add(owners, OWNER_PREFIX, word + strlen(OWNER_PREFIX), e) < 0)
+			return error_context(e, "%s:%zu", file, line);
 		return 0;
 	}
-	return error_msg(e, EINVAL, "%s:%zu: unknown option \"%.64s\" (known: ro, nosuid)",
-			 file, line, word);
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		if (strcmp(word, words[i].name))
+			continue;
+		if (*seen & words[i].bit)
+			return error_msg(e, EINVAL, "%s:%zu: option \"%s\" given twice",
+					 file, line, word);
+		*seen |= words[i].bit;
+		return 0;
+	}
+	return unknown_word(word, file, line, e);
 }
 
 static bool listed(const struct allow_list *list, const char *path, size_t *line)
@@ -86,6 +105,7 @@ static int parse_line(char *text, const char *file, size_t line,
 {
 	struct allow_entry *x = &list->entry[list->count];
 	char *save = NULL, *word, *path;
+	unsigned int seen = 0;
 	size_t first;
 	int ret;
 
@@ -98,12 +118,16 @@ static int parse_line(char *text, const char *file, size_t line,
 	if (listed(list, path, &first))
 		return error_msg(e, EINVAL, "%s:%zu: %.256s is already listed on line %zu",
 				 file, line, path, first);
-	*x = (struct allow_entry){ NULL, 0, line };
+	memset(x, 0, sizeof(*x));
+	x->line = line;
 	while ((word = strtok_r(NULL, BLANKS, &save)) && word[0] != '#') {
-		ret = parse_option(word, file, line, &x->flags, e);
+		ret = parse_word(word, file, line, &seen, &x->mark.owners, e);
 		if (ret < 0)
 			return ret;
 	}
+	x->mark.flags = (seen & WORD_RW ? MARK_WRITABLE : 0) |
+			(seen & WORD_SUID ? MARK_SUID : 0);
+	x->force = seen & WORD_FORCE;
 	x->path = strdup(path);
 	if (!x->path)
 		return error_errno(e, ENOMEM, "%s:%zu", file, line);

@@ -4,24 +4,29 @@
  * (/etc/shiftbind/allow.conf, applied by `shiftbind apply-config`).
  *
  *   # comment
- *   PATH [ro] [nosuid]
+ *   PATH [rw] [suid] [force] [owner=WHO]...
  *
- * One store per line: an absolute path, then options separated by
- * blanks.  "#" starts a comment at the start of a line or after a blank.
- * Paths cannot contain blanks.
+ * One store per line: an absolute path, then words separated by blanks,
+ * the same as the options of `shiftbind allow`: rw, suid and force at
+ * most once each, owner=WHO (owners.h) up to 16 times.  "#" starts a
+ * comment at the start of a line or after a blank.  Paths cannot
+ * contain blanks.
  */
 #ifndef SHIFTBIND_ALLOWCONF_H
 #define SHIFTBIND_ALLOWCONF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
+#include "privileged.h"
 
 #define ALLOW_CONF_MAX (1024 * 1024)
 
 struct allow_entry {
 	char *path;
-	unsigned int flags;	/* enum mark_flags */
+	struct mark mark;	/* rw, suid, the owners */
+	bool force;		/* may be a system directory */
 	size_t line;
 };
 
@@ -34,8 +39,5 @@ struct allow_list {
 int allowconf_parse(const char *text, const char *file, struct allow_list *list,
 		    struct error *e);
 void allow_list_free(struct allow_list *list);
-
-/* "ro,nosuid" for flags, into buf ("" for none). */
-void mark_flags_format(unsigned int flags, char *buf, size_t size);
 
 #endif /* SHIFTBIND_ALLOWCONF_H */

@@ -2,7 +2,8 @@
 /*
  * shiftbind: administer shift bind mounts.  See shiftbind(8).
  *
- *   shiftbind allow [--ro] [--nosuid] PATH
+ *   shiftbind allow [--rw] [--suid] [--owner WHO]... [--force] PATH
+ *   shiftbind disallow PATH
  *   shiftbind shift SRC DST
  *   shiftbind status [--json] [PATH]
  *   shiftbind prepare-image DIR
@@ -25,6 +26,7 @@
 #include "configfd.h"
 #include "kernel.h"
 #include "mountinfo.h"
+#include "owners.h"
 #include "patch.h"
 #include "paths.h"	/* generated: SHIFTBIND_HOOK_PATH, SHIFTBIND_ALLOW_CONF */
 #include "prepare.h"
@@ -54,24 +56,48 @@ static int next_option(int argc, char **argv, const struct option *longopts)
 static int cmd_allow(int argc, char **argv, struct error *e)
 {
 	static const struct option longopts[] = {
-		{ "ro", no_argument, NULL, 'r' },
-		{ "nosuid", no_argument, NULL, 's' },
+		{ "rw", no_argument, NULL, 'w' },
+		{ "suid", no_argument, NULL, 's' },
+		{ "owner", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int flags = 0;
+	struct mark m = { .flags = 0, .owners = { .count = 0 } };
+	bool force = false;
 	int c;
 
 	while ((c = next_option(argc, argv, longopts)) != -1) {
-		if (c == 'r')
-			flags |= MARK_READ_ONLY;
-		else if (c == 's')
-			flags |= MARK_NOSUID;
-		else
+		switch (c) {
+		case 'w':
+			m.flags |= MARK_WRITABLE;
+			break;
+		case 's':
+			m.flags |= MARK_SUID;
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'o':
+			/* A bad owner is said before the path is looked at. */
+			if (owner_list_add(&m.owners, "--owner ", optarg, e) < 0)
+				return -e->code;
+			break;
+		default:
 			return USAGE;
+		}
 	}
 	if (argc - optind != 1)
 		return USAGE;
-	return allow_store(argv[optind], flags, stdout, e);
+	return allow_store(argv[optind], &m, force, stdout, e);
+}
+
+static int cmd_disallow(int argc, char **argv, struct error *e)
+{
+	static const struct option longopts[] = { { NULL, 0, NULL, 0 } };
+
+	if (next_option(argc, argv, longopts) != -1 || argc - optind != 1)
+		return USAGE;
+	return disallow_store(argv[optind], stdout, e);
 }
 
 /*
@@ -180,8 +206,12 @@ static int cmd_patch_config(int argc, char **argv, struct error *e)
 }
 
 static const struct command commands[] = {
-	{ "allow", "[--ro] [--nosuid] PATH",
-	  "mark the store PATH allow-shift (real root)", cmd_allow },
+	{ "allow", "[--rw] [--suid] [--owner WHO]... [--force] PATH",
+	  "mark the store PATH allow-shift (real root): read-only and nosuid unless\n"
+	  "      --rw/--suid, for the user namespaces of the owners WHO (uid, user name\n"
+	  "      or FIRST-LAST; default: real root's only)", cmd_allow },
+	{ "disallow", "PATH",
+	  "withdraw the allow-shift mark of the store PATH (real root)", cmd_disallow },
 	{ "shift", "SRC DST",
 	  "mount a shift bind of SRC on DST (root of a user namespace)", cmd_shift },
 	{ "status", "[--json] [PATH]",

@@ -103,21 +103,54 @@ int mountinfo_parse_line(char *line, struct mount_entry *m)
 	return 0;
 }
 
-bool mount_has_option(const char *options, const char *opt)
+/*
+ * The option name or name=VALUE among options: true, with *value and
+ * *len set to VALUE (NULL and 0 for a bare name).
+ */
+static bool find_option(const char *options, const char *name,
+			const char **value, size_t *len)
 {
-	size_t len = strlen(opt);
+	size_t nlen = strlen(name);
 	const char *p = options;
 
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if (n == len && !memcmp(p, opt, len))
+		if (n >= nlen && !memcmp(p, name, nlen) &&
+		    (n == nlen || p[nlen] == '=')) {
+			*value = n == nlen ? NULL : p + nlen + 1;
+			*len = n == nlen ? 0 : n - nlen - 1;
 			return true;
+		}
 		p += n;
 		if (*p == ',')
 			p++;
 	}
 	return false;
+}
+
+bool mount_has_option(const char *options, const char *opt)
+{
+	const char *value;
+	size_t len;
+
+	return find_option(options, opt, &value, &len) && !value;
+}
+
+bool mount_allow_shift(const struct mount_entry *m, const char **owners,
+		       size_t *len)
+{
+	const char *value;
+	size_t n;
+
+	if (!find_option(m->options, "allow-shift", &value, &n) &&
+	    !find_option(m->super_options, "allow-shift", &value, &n))
+		return false;
+	if (owners) {
+		*owners = value;
+		*len = n;
+	}
+	return true;
 }
 
 int mountinfo_next(char **cursor, struct mount_entry *m, struct error *e)

@@ -5,9 +5,11 @@
  *   36 35 98:0 /mnt1 /mnt2 rw,noatime,allow-shift master:1 - ext3 /dev/root rw
  *   (1)(2)(3)   (4)   (5)      (6)                  (7)   (8) (9)   (10)   (11)
  *
- * The shiftbind kernel shows its per-mount marks in field 6: allow-shift
- * on a store an administrator delegated, shift (and 6.1's idmapped) on a
- * shifted bind.
+ * The shiftbind kernel shows its marks among the options:
+ * allow-shift=OWNERS on a store an administrator delegated (OWNERS:
+ * ":"-separated uids and ranges FIRST-LAST, in the reader's user
+ * namespace; kernels before issue 14 show a plain allow-shift, for every
+ * user namespace), shift (and 6.1's idmapped) on a shifted bind.
  */
 #ifndef SHIFTBIND_MOUNTINFO_H
 #define SHIFTBIND_MOUNTINFO_H
@@ -40,6 +42,15 @@ int mountinfo_parse_line(char *line, struct mount_entry *m);
 
 /* mount_has_option: opt is one of the comma-separated options. */
 bool mount_has_option(const char *options, const char *opt);
+
+/*
+ * mount_allow_shift: m carries the allow-shift mark (per-mount or
+ * superblock options).  *owners, when owners is not NULL, is then the
+ * mark's owner list (*len bytes, inside m's options, not terminated),
+ * or NULL for the plain mark of earlier kernels.
+ */
+bool mount_allow_shift(const struct mount_entry *m, const char **owners,
+		       size_t *len);
 
 /*
  * mountinfo_next: the next entry of text (modified in place; *cursor

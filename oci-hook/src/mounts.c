@@ -55,7 +55,7 @@ static int find_mount(int mnt_id, const char *display, struct mount_facts *out,
 	while ((ret = mountinfo_next(&cursor, &m, e)) > 0) {
 		if (m.id != mnt_id)
 			continue;
-		out->allow_shift = mount_has_option(m.options, "allow-shift");
+		out->allow_shift = mount_allow_shift(&m, NULL, NULL);
 		out->shifted = mount_options_shifted(m.options);
 		return 0;
 	}

@@ -14,7 +14,7 @@
 struct mount_facts {
 	int mnt_id;
 	bool mount_root;	/* fd is the root of its mount */
-	bool allow_shift;	/* per-mount option allow-shift */
+	bool allow_shift;	/* carries the allow-shift mark */
 	bool shifted;		/* shift or idmapped */
 };
 

@@ -13,7 +13,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -29,6 +28,9 @@
 #endif
 #ifndef MOVE_MOUNT_F_EMPTY_PATH
 # define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+#ifndef MOVE_MOUNT_T_EMPTY_PATH
+# define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
 #endif
 
 /*
@@ -79,21 +81,33 @@ static void join_lines(char *log)
 		*nl = ';';
 }
 
+/* The failed step's key, with a string's value: one of several owners. */
+static const char *step_key(const struct configfd_step *step, char *buf,
+			    size_t size)
+{
+	if (!step->key)
+		return "";
+	if (step->cmd != CONFIGFD_SET_STRING)
+		return step->key;
+	snprintf(buf, size, "%s \"%s\"", step->key, (const char *)step->value);
+	return buf;
+}
+
 static int step_failed(int fd, const struct configfd_step *step,
 		       const char *path, int err, struct error *e)
 {
-	char log[1024];
+	char log[1024], key[CONFIGFD_KEY_MAX + 64];
 	int n = configfd_read_log(fd, log, sizeof(log));
+	const char *shown = step_key(step, key, sizeof(key));
 
 	if (n <= 0 || !log[0])
 		return error_errno(e, err, "configfd bind %s%s%s on `%s`",
-				   configfd_cmd_name(step->cmd),
-				   step->key ? " " : "", step->key ? step->key : "",
-				   path);
+				   configfd_cmd_name(step->cmd), shown[0] ? " " : "",
+				   shown, path);
 	join_lines(log);
 	return error_msg(e, err, "configfd bind %s%s%s on `%s`: %s (kernel: %s)",
-			 configfd_cmd_name(step->cmd), step->key ? " " : "",
-			 step->key ? step->key : "", path, strerror(err), log);
+			 configfd_cmd_name(step->cmd), shown[0] ? " " : "", shown,
+			 path, strerror(err), log);
 }
 
 /*
@@ -120,6 +134,20 @@ static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
 	return 0;
 }
 
+/* CMD_RECONFIGURE of the mount rooted at pathfd with the one flag. */
+static int reconfigure_flag(int pathfd, const char *path, const char *flag,
+			    struct error *e)
+{
+	const struct configfd_step steps[] = {
+		{ CONFIGFD_SET_FD, "pathfd", NULL, pathfd },
+		{ CONFIGFD_SET_FLAG, flag, NULL, 0 },
+		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 },
+	};
+
+	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps,
+				 ARRAY_SIZE(steps), path, e);
+}
+
 /*
  * Called by the hook inside the container's mount namespace: at
  * prestart as host root after join_mount_namespace(), at createContainer
@@ -132,37 +160,96 @@ static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
  */
 int shift_in_place(int pathfd, const char *path, struct error *e)
 {
-	const struct configfd_step steps[] = {
-		{ CONFIGFD_SET_FD, "pathfd", NULL, pathfd },
-		{ CONFIGFD_SET_FLAG, "shift", NULL, 0 },
-		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 },
-	};
+	return reconfigure_flag(pathfd, path, "shift", e);
+}
 
-	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps,
-				 ARRAY_SIZE(steps), path, e);
+/*
+ * A mark's steps: pathfd, detached (create only), allow-shift, each
+ * owner, ro|rw, nosuid|suid, the command, and bindfd (create only).
+ * Both flags of each pair are set explicitly, so that the mount is
+ * what the report says, whatever it was.
+ */
+#define MARK_STEPS_MAX	(8 + OWNERS_MAX)
+
+struct mark_steps {
+	struct configfd_step step[MARK_STEPS_MAX];
+	char owner[OWNERS_MAX][OWNER_TEXT_MAX];	/* the owners' strings */
+	size_t n;
+};
+
+static void add_step(struct mark_steps *s, unsigned int cmd, const char *key,
+		     void *value, int aux)
+{
+	s->step[s->n++] = (struct configfd_step){ cmd, key, value, aux };
+}
+
+static void add_mark(struct mark_steps *s, const struct mark *m)
+{
+	size_t i;
+
+	add_step(s, CONFIGFD_SET_FLAG, "allow-shift", NULL, 0);
+	for (i = 0; i < m->owners.count; i++) {
+		owner_format(&m->owners.item[i], s->owner[i], sizeof(s->owner[i]));
+		add_step(s, CONFIGFD_SET_STRING, "owner", s->owner[i], 0);
+	}
+	add_step(s, CONFIGFD_SET_FLAG, m->flags & MARK_WRITABLE ? "rw" : "ro", NULL, 0);
+	add_step(s, CONFIGFD_SET_FLAG, m->flags & MARK_SUID ? "suid" : "nosuid", NULL, 0);
 }
 
 /*
  * Called by `shiftbind allow` and `shiftbind apply-config`, as real root
  * in the host's mount namespace (the kernel sets allow-shift only with
- * CAP_SYS_ADMIN in the initial user namespace).  This is the
- * administrator delegating the subtree: see the security notes in
- * shiftbind(8).
+ * CAP_SYS_ADMIN in the initial user namespace), on the store the CLI
+ * resolved without symlinks and checked: pathfd is that directory, the
+ * root of its mount.  This is the administrator delegating the subtree
+ * to the listed owners' user namespaces: see the security notes in
+ * shiftbind(8).  The kernel replaces the owner list of a mount marked
+ * before, for every copy of it.
  */
-int mark_allow_shift(int pathfd, const char *path, unsigned int flags,
-		     struct error *e)
+int mark_mount(int pathfd, const char *path, const struct mark *m,
+	       struct error *e)
 {
-	struct configfd_step steps[5];
-	size_t n = 0;
+	struct mark_steps s = { .n = 0 };
 
-	steps[n++] = (struct configfd_step){ CONFIGFD_SET_FD, "pathfd", NULL, pathfd };
-	steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "allow-shift", NULL, 0 };
-	if (flags & MARK_READ_ONLY)
-		steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "ro", NULL, 0 };
-	if (flags & MARK_NOSUID)
-		steps[n++] = (struct configfd_step){ CONFIGFD_SET_FLAG, "nosuid", NULL, 0 };
-	steps[n++] = (struct configfd_step){ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 };
-	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps, n, path, e);
+	add_step(&s, CONFIGFD_SET_FD, "pathfd", NULL, pathfd);
+	add_mark(&s, m);
+	add_step(&s, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0);
+	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, s.step, s.n, path, e);
+}
+
+/*
+ * As mark_mount, for a store that is no mount root: the kernel clones
+ * the mount pathfd is on, with pathfd's directory as the root, and marks
+ * the clone before anyone can see it.  Until attach_mount_at() it is
+ * attached nowhere, and closing *bindfd dissolves it.
+ */
+int create_marked_bind(int pathfd, const char *path, const struct mark *m,
+		       int *bindfd, struct error *e)
+{
+	struct mark_steps s = { .n = 0 };
+	int fd = -1, ret;
+
+	add_step(&s, CONFIGFD_SET_FD, "pathfd", NULL, pathfd);
+	add_step(&s, CONFIGFD_SET_FLAG, "detached", NULL, 0);
+	add_mark(&s, m);
+	add_step(&s, CONFIGFD_CMD_CREATE, NULL, NULL, 0);
+	add_step(&s, CONFIGFD_GET_FD, "bindfd", &fd, O_CLOEXEC);
+	ret = run_bind_configfd(CONFIGFD_CMD_CREATE, s.step, s.n, path, e);
+	if (ret < 0)
+		return ret;
+	*bindfd = fd;
+	return 0;
+}
+
+/*
+ * Called by `shiftbind disallow` as real root in the host's mount
+ * namespace (the kernel allows disallow-shift to real root only).  It
+ * only takes power away: the kernel withdraws the mark every copy of
+ * the mount shares, so no namespace can make a new shift through it.
+ */
+int withdraw_mark(int pathfd, const char *path, struct error *e)
+{
+	return reconfigure_flag(pathfd, path, "disallow-shift", e);
 }
 
 /*
@@ -191,35 +278,40 @@ int create_shift_bind(int srcfd, const char *src, int *bindfd,
 	return 0;
 }
 
-/* As create_shift_bind: in the caller's own user and mount namespaces. */
-int attach_mount(int bindfd, const char *dst, struct error *e)
+static int move_mount_from(int bindfd, int dirfd, const char *dst,
+			   unsigned int flags)
 {
 #ifdef __NR_move_mount
-	if (syscall(__NR_move_mount, bindfd, "", AT_FDCWD, dst,
-		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return error_errno(e, errno, "move_mount onto `%s`", dst);
-	return 0;
+	return (int)syscall(__NR_move_mount, bindfd, "", dirfd, dst,
+			    MOVE_MOUNT_F_EMPTY_PATH | flags);
 #else
 	(void)bindfd;
-	return error_msg(e, ENOSYS, "move_mount onto `%s`: unknown syscall number on this architecture", dst);
+	(void)dirfd;
+	(void)dst;
+	(void)flags;
+	errno = ENOSYS;	/* no number known for this architecture */
+	return -1;
 #endif
 }
 
-/*
- * Called by `shiftbind allow` as real root in the host's mount
- * namespace: configfd reconfigures mount roots only, so a store that is
- * a plain directory becomes a bind of itself first.  Non-recursive: the
- * mark covers the store, not mounts below it.
- */
-int bind_onto_itself(const char *path, struct error *e)
+/* As create_shift_bind: in the caller's own user and mount namespaces. */
+int attach_mount(int bindfd, const char *dst, struct error *e)
 {
-	if (mount(path, path, NULL, MS_BIND, NULL) < 0)
-		return error_errno(e, errno, "bind mount `%s` onto itself", path);
+	if (move_mount_from(bindfd, AT_FDCWD, dst, 0) < 0)
+		return error_errno(e, errno, "move_mount onto `%s`", dst);
 	return 0;
 }
 
-/* Undo bind_onto_itself after a later step failed: best effort, detached. */
-void undo_bind(const char *path)
+/*
+ * As create_marked_bind: real root, host mount namespace.  dirfd is the
+ * checked store itself, so the marked bind lands on exactly that
+ * directory, whatever its path names by now.
+ */
+int attach_mount_at(int bindfd, int dirfd, const char *display,
+		    struct error *e)
 {
-	umount2(path, MNT_DETACH | UMOUNT_NOFOLLOW);
+	if (move_mount_from(bindfd, dirfd, "", MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return error_errno(e, errno, "move_mount of the marked bind onto `%s`",
+				   display);
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "owners.h"
 
 /*
  * join_mount_namespace: setns(2) into the mount namespace of the process
@@ -21,14 +22,35 @@ int join_mount_namespace(int procfd, pid_t pid, struct error *e);
 /* shift_in_place: turn the bind mount rooted at pathfd into a shift bind. */
 int shift_in_place(int pathfd, const char *path, struct error *e);
 
+/* How a store is marked, besides allow-shift (shiftbind allow). */
 enum mark_flags {
-	MARK_READ_ONLY = 1 << 0,
-	MARK_NOSUID = 1 << 1,
+	MARK_WRITABLE = 1 << 0,	/* rw: by default the mark makes it ro */
+	MARK_SUID = 1 << 1,	/* suid: by default nosuid */
 };
 
-/* mark_allow_shift: mark the mount rooted at pathfd allow-shift (+ flags). */
-int mark_allow_shift(int pathfd, const char *path, unsigned int flags,
-		     struct error *e);
+struct mark {
+	unsigned int flags;		/* enum mark_flags */
+	struct owner_list owners;	/* none: real root's namespaces only */
+};
+
+/*
+ * mark_mount: mark the mount whose root is pathfd allow-shift for
+ * m->owners, read-only and nosuid unless m says otherwise.  A mount
+ * marked before gets the new owner list (and flags).
+ */
+int mark_mount(int pathfd, const char *path, const struct mark *m,
+	       struct error *e);
+
+/*
+ * create_marked_bind: a detached bind of the directory pathfd, marked as
+ * mark_mount() marks, as a new fd in *bindfd.  Closing it unattached
+ * leaves nothing.
+ */
+int create_marked_bind(int pathfd, const char *path, const struct mark *m,
+		       int *bindfd, struct error *e);
+
+/* withdraw_mark: withdraw the allow-shift mark of the mount rooted at pathfd. */
+int withdraw_mark(int pathfd, const char *path, struct error *e);
 
 /* create_shift_bind: a detached shift bind of srcfd, as a new fd in *bindfd. */
 int create_shift_bind(int srcfd, const char *src, int *bindfd,
@@ -37,8 +59,8 @@ int create_shift_bind(int srcfd, const char *src, int *bindfd,
 /* attach_mount: move the detached mount bindfd onto dst. */
 int attach_mount(int bindfd, const char *dst, struct error *e);
 
-/* bind_onto_itself: make path a mount root; undo_bind reverts it. */
-int bind_onto_itself(const char *path, struct error *e);
-void undo_bind(const char *path);
+/* attach_mount_at: move the detached mount bindfd onto the directory dirfd. */
+int attach_mount_at(int bindfd, int dirfd, const char *display,
+		    struct error *e);
 
 #endif /* SHIFTBIND_PRIVILEGED_H */

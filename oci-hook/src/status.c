@@ -14,8 +14,7 @@
 
 static bool interesting(const struct mount_entry *m, const char *under)
 {
-	if (!mount_has_option(m->options, "allow-shift") &&
-	    !mount_options_shifted(m->options))
+	if (!mount_allow_shift(m, NULL, NULL) && !mount_options_shifted(m->options))
 		return false;
 	return !under || path_within(m->mountpoint, under, false);
 }
@@ -23,12 +22,30 @@ static bool interesting(const struct mount_entry *m, const char *under)
 /* "allow-shift", "shift" or both: a shifted bind inherits the mark. */
 static const char *marks(const struct mount_entry *m)
 {
-	bool allow = mount_has_option(m->options, "allow-shift");
+	bool allow = mount_allow_shift(m, NULL, NULL);
 	bool shifted = mount_options_shifted(m->options);
 
 	if (allow && shifted)
 		return "allow-shift,shift";
 	return allow ? "allow-shift" : "shift";
+}
+
+/*
+ * The subject of the mark, as mountinfo gives it ("0:1001:100000-165535"):
+ * "any" for the plain mark of kernels before owners (it delegated to
+ * every user namespace), "-" for a shifted mount without a mark.
+ */
+static void owners_text(const struct mount_entry *m, char *buf, size_t size)
+{
+	const char *owners;
+	size_t len;
+
+	if (!mount_allow_shift(m, &owners, &len))
+		snprintf(buf, size, "-");
+	else if (!owners)
+		snprintf(buf, size, "any");
+	else
+		snprintf(buf, size, "%.*s", (int)len, owners);
 }
 
 /*
@@ -52,20 +69,34 @@ static void escape_path(const char *in, char *out, size_t size)
 	out[len] = '\0';
 }
 
-static void gen_options(struct json_writer *w, const char *options)
+/* A JSON array of the items of list (len bytes) between separators. */
+static void gen_list(struct json_writer *w, const char *list, size_t len,
+		     char separator)
 {
-	const char *p = options;
+	const char *p = list, *end = list + len;
 
 	jw_array_open(w);
-	while (*p) {
-		size_t n = strcspn(p, ",");
+	while (p < end) {
+		const char *sep = memchr(p, separator, (size_t)(end - p));
+		size_t n = sep ? (size_t)(sep - p) : (size_t)(end - p);
 
 		jw_string_len(w, p, n);
-		p += n;
-		if (*p == ',')
-			p++;
+		p += n + (sep != NULL);
 	}
 	jw_array_close(w);
+}
+
+/* The mark's owners as strings ("1001", "100000-165535"); null: none listed. */
+static void gen_owners(struct json_writer *w, const struct mount_entry *m)
+{
+	const char *owners = NULL;
+	size_t len = 0;
+
+	jw_string(w, "owners");
+	if (mount_allow_shift(m, &owners, &len) && owners)
+		gen_list(w, owners, len, ':');
+	else
+		jw_null(w);
 }
 
 /* JSON strings are UTF-8: a path that is not is given escaped. */
@@ -96,9 +127,10 @@ static void gen_mount(struct json_writer *w, const struct mount_entry *m)
 	jw_string(w, "source");
 	jw_string(w, m->source);
 	jw_string(w, "options");
-	gen_options(w, m->options);
+	gen_list(w, m->options, strlen(m->options), ',');
 	jw_string(w, "allow_shift");
-	jw_bool(w, mount_has_option(m->options, "allow-shift"));
+	jw_bool(w, mount_allow_shift(m, NULL, NULL));
+	gen_owners(w, m);
 	jw_string(w, "shifted");
 	jw_bool(w, mount_options_shifted(m->options));
 	jw_map_close(w);
@@ -136,7 +168,7 @@ static int print_json(char *mountinfo, const char *under, FILE *out,
 static int print_table(char *mountinfo, const char *under, FILE *out,
 		       struct error *e)
 {
-	char mountpoint[4 * PATH_MAX];
+	char mountpoint[4 * PATH_MAX], owners[512];
 	struct mount_entry m;
 	size_t shown = 0;
 	int ret;
@@ -145,11 +177,12 @@ static int print_table(char *mountinfo, const char *under, FILE *out,
 		if (!interesting(&m, under))
 			continue;
 		if (shown++ == 0)
-			fprintf(out, "%-18s %-8s %-32s %s\n", "MARK", "FSTYPE",
-				"MOUNTPOINT", "OPTIONS");
+			fprintf(out, "%-18s %-8s %-32s %-16s %s\n", "MARK", "FSTYPE",
+				"MOUNTPOINT", "OWNERS", "OPTIONS");
 		escape_path(m.mountpoint, mountpoint, sizeof(mountpoint));
-		fprintf(out, "%-18s %-8s %-32s %s\n", marks(&m), m.fstype,
-			mountpoint, m.options);
+		owners_text(&m, owners, sizeof(owners));
+		fprintf(out, "%-18s %-8s %-32s %-16s %s\n", marks(&m), m.fstype,
+			mountpoint, owners, m.options);
 	}
 	if (ret < 0)
 		return ret;

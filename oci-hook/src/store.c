@@ -17,51 +17,105 @@
 #include "mounts.h"
 #include "privileged.h"
 #include "store.h"
+#include "storepath.h"
 
-static int open_store(const char *path, int *fd, struct mount_facts *facts,
+/*
+ * The checked directory fd: marked in place when it is a mount root,
+ * else through a marked bind of itself moved onto itself.  The bind is
+ * detached until the move, so a failure at any step leaves nothing.
+ */
+static int mark_store(int fd, const char *canon, const struct mark *m,
 		      struct error *e)
 {
-	*fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (*fd < 0)
-		return error_errno(e, errno, "open `%s`", path);
-	return mount_facts_of(*fd, path, facts, e);
+	_cleanup_close_ int bindfd = -1;
+	struct mount_facts facts;
+	int ret = mount_facts_of(fd, canon, &facts, e);
+
+	if (ret < 0)
+		return ret;
+	if (facts.mount_root)
+		return mark_mount(fd, canon, m, e);
+	ret = create_marked_bind(fd, canon, m, &bindfd, e);
+	if (ret < 0)
+		return ret;
+	return attach_mount_at(bindfd, fd, canon, e);
 }
 
-int allow_store(const char *path, unsigned int flags, FILE *report,
-		struct error *e)
+/* What the mark hands out, and to whom, in words. */
+static void report_mark(FILE *report, const char *canon, const struct mark *m)
 {
+	bool rw = m->flags & MARK_WRITABLE, suid = m->flags & MARK_SUID;
+	char owners[1024];
+
+	fprintf(report, "marked %s allow-shift, %s, %s\n", canon,
+		rw ? "read-write" : "read-only", suid ? "suid" : "nosuid");
+	if (m->owners.count == 0) {
+		fprintf(report, "delegated to user namespaces created by real root (uid 0) only: rootful containers\n");
+	} else {
+		owner_list_describe(&m->owners, owners, sizeof(owners));
+		fprintf(report, "delegated to user namespaces created by %s\n", owners);
+		if (!owner_list_has(&m->owners, 0))
+			fprintf(report, "not delegated to real root's own user namespaces (rootful containers): list owner 0 for them\n");
+	}
+	fprintf(report, "root in those namespaces may shift binds of %s: its containers read every file there as its owner, ",
+		canon);
+	if (rw)
+		fprintf(report, "and write there as real root (what they create is owned by uid 0 on disk)");
+	else
+		fprintf(report, "and cannot write there (read-only)");
+	fprintf(report, "; set-user-ID and set-group-ID bits there are %s\n",
+		suid ? "honoured (suid)" : "ignored (nosuid)");
+}
+
+int allow_store(const char *path, const struct mark *m, bool force,
+		FILE *report, struct error *e)
+{
+	unsigned int checks = STORE_CHECK_OWNERS | (force ? 0 : STORE_CHECK_SYSTEM);
 	_cleanup_close_ int fd = -1;
-	char real[PATH_MAX], shown[32];
-	struct mount_facts facts;
-	bool bound = false;
+	char canon[PATH_MAX];
 	int ret;
 
-	/* mountinfo and the self-bind speak of the canonical path. */
-	if (!realpath(path, real))
-		return error_errno(e, errno, "resolve `%s`", path);
-	if (!strcmp(real, "/"))
+	/* Every refusal of the path comes before the kernel is asked. */
+	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
+	if (ret == 0)
+		ret = kernel_check_configfd(configfd_probe(), e);
+	if (ret == 0)
+		ret = mark_store(fd, canon, m, e);
+	if (ret < 0)
+		return ret;
+	report_mark(report, canon, m);
+	return 0;
+}
+
+int disallow_store(const char *path, FILE *report, struct error *e)
+{
+	_cleanup_close_ int fd = -1;
+	struct mount_facts facts;
+	char canon[PATH_MAX];
+	int ret;
+
+	/* Withdrawing delegates nothing: only links are refused on the way. */
+	ret = store_open(path, 0, &fd, canon, sizeof(canon), e);
+	if (ret == 0)
+		ret = mount_facts_of(fd, canon, &facts, e);
+	if (ret < 0)
+		return ret;
+	if (!facts.mount_root)
 		return error_msg(e, EINVAL,
-				 "refusing to mark / allow-shift: that would delegate the whole file system; mark the image store");
+				 "`%s` is not a mount point, so it carries no mark of its own; name the marked store (`shiftbind status` lists them)",
+				 canon);
+	if (!facts.allow_shift)
+		return error_msg(e, EINVAL,
+				 "`%s` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (`shiftbind status` lists the marks)",
+				 canon);
 	ret = kernel_check_configfd(configfd_probe(), e);
 	if (ret == 0)
-		ret = open_store(real, &fd, &facts, e);
-	if (ret == 0 && !facts.mount_root) {
-		closep(&fd);
-		ret = bind_onto_itself(real, e);
-		bound = ret == 0;
-		if (ret == 0)
-			ret = open_store(real, &fd, &facts, e);
-	}
-	if (ret == 0)
-		ret = mark_allow_shift(fd, real, flags, e);
-	if (ret < 0) {
-		if (bound)
-			undo_bind(real);
+		ret = withdraw_mark(fd, canon, e);
+	if (ret < 0)
 		return ret;
-	}
-	mark_flags_format(flags, shown, sizeof(shown));
-	fprintf(report, "marked %s allow-shift%s%s%s\n", real, shown[0] ? " (" : "",
-		shown, shown[0] ? ")" : "");
+	fprintf(report, "withdrew the allow-shift mark of %s: no user namespace can make a new shift through it or any copy of it, in any mount namespace\n",
+		canon);
+	fprintf(report, "shifts made before stay until they are unmounted (a running container keeps its shifted root until it stops); the mount itself stays, with its flags\n");
 	return 0;
 }
 
@@ -80,12 +134,12 @@ int apply_config(const char *file, FILE *report, struct error *e)
 		return ret;
 	/* A batch: one store's failure is reported here and the rest go on. */
 	for (i = 0; i < list.count; i++) {
+		const struct allow_entry *x = &list.entry[i];
 		struct error one = { 0, "" };
 
-		if (allow_store(list.entry[i].path, list.entry[i].flags, report,
-				&one) < 0) {
-			fprintf(stderr, "shiftbind: %s:%zu: %s\n", file,
-				list.entry[i].line, one.msg);
+		if (allow_store(x->path, &x->mark, x->force, report, &one) < 0) {
+			fprintf(stderr, "shiftbind: %s:%zu: %s\n", file, x->line,
+				one.msg);
 			failed++;
 		}
 	}

@@ -1,23 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * store.h: marking image stores allow-shift (shiftbind allow,
- * shiftbind apply-config).  Real root, host mount namespace.
+ * store.h: marking image stores allow-shift and withdrawing the mark
+ * (shiftbind allow, shiftbind apply-config, shiftbind disallow).  Real
+ * root, host mount namespace.
  */
 #ifndef SHIFTBIND_STORE_H
 #define SHIFTBIND_STORE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
+#include "privileged.h"
 
 /*
- * allow_store: mark the store at path allow-shift with flags (enum
- * mark_flags), binding it onto itself first when it is no mount root;
- * that bind is undone if marking fails.  Refuses "/", and says so when
- * the kernel has no configfd.  Reports what it did on report.
+ * allow_store: mark the store at path as m says.  The path is resolved
+ * once, without following links (storepath.h), and refused when a
+ * directory on the way is not root's or is writable by others, or
+ * (unless force) when it is a system directory; all of that before the
+ * kernel is asked anything.  The directory opened is then marked in
+ * place when it is a mount root, or through a marked bind of itself
+ * moved onto it; a failure leaves nothing mounted.  Reports on report
+ * what it delegated to whom.
  */
-int allow_store(const char *path, unsigned int flags, FILE *report,
-		struct error *e);
+int allow_store(const char *path, const struct mark *m, bool force,
+		FILE *report, struct error *e);
+
+/*
+ * disallow_store: withdraw the mark of the store at path (resolved as
+ * allow_store resolves it), which must be a marked mount root.
+ */
+int disallow_store(const char *path, FILE *report, struct error *e);
 
 /*
  * apply_config: mark every store listed in file.  A bad file marks

@@ -35,6 +35,7 @@
 #include "idmap.h"
 #include "json.h"
 #include "mountinfo.h"
+#include "owners.h"
 #include "patch.h"
 #include "prepare.h"
 #include "spec.h"
@@ -769,7 +770,41 @@ static const char mountinfo_fixture[] =
 	"37 1 8:2 /busybox /run/crun/my\\040ctr rw,relatime,allow-shift,idmapped,shift - ext4 /dev/sdb rw\n"
 	"38 1 0:5 / /proc rw,nosuid - proc proc rw\n"
 	/* mount("", "/run/go", "tmpfs", ...): an empty source field */
-	"39 1 0:6 / /run/go rw,relatime shared:3 - tmpfs  rw\n";
+	"39 1 0:6 / /run/go rw,relatime shared:3 - tmpfs  rw\n"
+	/* A mark with its owners (issue 14), and one shown as a super option. */
+	"40 1 8:2 / /srv/rootless ro,nosuid,allow-shift=0:1001:100000-165535 - ext4 /dev/sdb rw\n"
+	"41 1 8:3 / /srv/other rw - xfs /dev/sdc rw,allow-shift=0,allow-shiftx\n";
+
+/* The mark and its owners, per-mount or super option, plain or with owners. */
+static void check_allow_shift(const struct mount_entry *m)
+{
+	static const struct {
+		int id;
+		bool marked;
+		const char *owners;	/* NULL: the plain mark */
+	} want[] = {
+		{ 36, true, NULL },
+		{ 37, true, NULL },
+		{ 38, false, NULL },
+		{ 39, false, NULL },
+		{ 40, true, "0:1001:100000-165535" },
+		{ 41, true, "0" },
+	};
+	const char *owners = "unset";
+	size_t i, len = 0;
+	bool marked = mount_allow_shift(m, &owners, &len);
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		if (want[i].id != m->id)
+			continue;
+		ok(marked == want[i].marked &&
+		   (!marked || (want[i].owners ? owners && len == strlen(want[i].owners) &&
+				!memcmp(owners, want[i].owners, len) : !owners)),
+		   "mount %d: allow-shift %s, owners \"%.*s\"", m->id,
+		   marked ? "found" : "absent", owners ? (int)len : 6,
+		   owners ? owners : "(none)");
+	}
+}
 
 static void test_mountinfo(void)
 {
@@ -790,13 +825,15 @@ static void test_mountinfo(void)
 			   mount_has_option(m.options, "allow-shift") &&
 			   !mount_has_option(m.options, "allow"), "options matched whole");
 		}
+		if (m.id >= 36)
+			check_allow_shift(&m);
 		if (m.id == 39)
 			ok(!strcmp(m.fstype, "tmpfs") && !strcmp(m.source, "") &&
 			   !strcmp(m.super_options, "rw"),
 			   "empty source: fstype '%s', source '%s', options '%s'",
 			   m.fstype, m.source, m.super_options);
 	}
-	ok(n == 5, "five entries, one with an empty source (%d): %s", n, e.msg);
+	ok(n == 7, "seven entries, one with an empty source (%d): %s", n, e.msg);
 	ok(mountinfo_parse_line(bad, &m) == -EINVAL, "line without separator refused");
 	{
 		char short_line[] = "36 1 8:2 / /x rw - ext4";
@@ -822,6 +859,17 @@ static char *capture(char *mountinfo, const char *under, bool json)
 	return buf;
 }
 
+/* JSON without its blanks, to compare with a one-line expectation. */
+static void squeeze(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++)
+		if (!strchr(" \t\n", *s))
+			*out++ = *s;
+	*out = '\0';
+}
+
 static void test_status(void)
 {
 	char *text = strdup(mountinfo_fixture), *out;
@@ -830,6 +878,11 @@ static void test_status(void)
 	ok(strstr(out, "allow-shift        ext4     /srv/images") &&
 	   strstr(out, "allow-shift,shift  ext4     /run/crun/my\\040ctr") && !strstr(out, "/proc"),
 	   "status lists marked and shifted mounts");
+	ok(strstr(out, "MOUNTPOINT                       OWNERS           OPTIONS") &&
+	   strstr(out, "/srv/images                      any              rw,") &&
+	   strstr(out, "/srv/rootless                    0:1001:100000-165535 ro,") &&
+	   strstr(out, "/srv/other                       0                rw"),
+	   "status shows each mark's owners: %s", out);
 	free(out);
 	free(text);
 
@@ -854,12 +907,16 @@ static void test_status(void)
 
 		ok(json_parse("status", out, strlen(out), &tree, &e) == 0 &&
 		   (mounts = json_member(tree, "mounts")) && YAJL_IS_ARRAY(mounts) &&
-		   mounts->u.array.len == 2, "status --json: two mounts");
+		   mounts->u.array.len == 4, "status --json: four mounts");
 		yajl_tree_free(tree);
 	}
 	ok(strstr(out, "\"allow_shift\": true") && strstr(out, "\"shifted\": true") &&
 	   strstr(out, "\"my ctr\"") == NULL && strstr(out, "/run/crun/my ctr"),
 	   "status --json fields");
+	squeeze(out);
+	ok(strstr(out, "\"owners\":null") &&
+	   strstr(out, "\"owners\":[\"0\",\"1001\",\"100000-165535\"]"),
+	   "status --json owners: null for the plain mark, else the list: %s", out);
 	free(out);
 	free(text);
 }
@@ -908,33 +965,145 @@ static void test_status_hostile_names(void)
 	free(text);
 }
 
+/* Each bad allow.conf refused whole, with the line and the reason. */
+static const struct allowconf_case {
+	const char *name;
+	const char *text;
+	const char *expect;
+} bad_allowconf[] = {
+	{ "unknown option", "/a rx\n",
+	  "f:1: unknown option \"rx\" (known: rw, suid, force, owner=WHO)" },
+	{ "retired ro", "/a\n/b ro\n",
+	  "f:2: \"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" },
+	{ "retired nosuid", "/a nosuid\n",
+	  "f:1: \"nosuid\" is no option any more: stores are marked nosuid unless \"suid\"" },
+	{ "relative path", "\nsrv\n", "f:2: \"srv\" is not an absolute path" },
+	{ "duplicate path", "/a\n/a rw\n", "f:2: /a is already listed on line 1" },
+	{ "repeated option", "/a rw rw\n", "f:1: option \"rw\" given twice" },
+	{ "unknown owner", "/a\n# x\n/b owner=root owner=no-such-user-x\n",
+	  "f:3: owner=no-such-user-x: no such user in /etc/passwd" },
+	{ "backward owner range", "/b owner=9-3\n",
+	  "f:1: owner=9-3: the range ends before it starts" },
+	{ "owner listed twice", "/b owner=0 owner=root\n",
+	  "f:1: owner=root: overlaps 0, given before" },
+	{ "empty owner", "/b owner=\n", "f:1: owner=\"\": an empty owner" },
+};
+
 static void test_allowconf(void)
 {
 	struct allow_list list = { NULL, 0 };
 	struct error e = { 0, "" };
-	char flags[32];
+	const struct allow_entry *x;
+	size_t i;
 
-	ok(allowconf_parse("# stores\n\n/srv/images ro nosuid # shared\n  /var/lib/x\t# y\n",
-			   "allow.conf", &list, &e) == 0 && list.count == 2,
+	ok(allowconf_parse("# stores\n\n/srv/images # shared\n  /var/lib/x\trw suid force\t# y\n"
+			   "/srv/rootless owner=root owner=1001 owner=100000-165535\n",
+			   "allow.conf", &list, &e) == 0 && list.count == 3,
 	   "allow.conf parses (%s)", e.msg);
-	if (list.count == 2) {
-		mark_flags_format(list.entry[0].flags, flags, sizeof(flags));
-		ok(!strcmp(list.entry[0].path, "/srv/images") && !strcmp(flags, "ro,nosuid") &&
-		   list.entry[0].line == 3, "entry with options (%s)", flags);
-		ok(!strcmp(list.entry[1].path, "/var/lib/x") && list.entry[1].flags == 0,
-		   "entry without options");
+	if (list.count == 3) {
+		x = &list.entry[0];
+		ok(!strcmp(x->path, "/srv/images") && x->mark.flags == 0 && !x->force &&
+		   x->mark.owners.count == 0 && x->line == 3,
+		   "entry without options: read-only, nosuid, real root's namespaces");
+		x = &list.entry[1];
+		ok(!strcmp(x->path, "/var/lib/x") && x->mark.flags == (MARK_WRITABLE | MARK_SUID) &&
+		   x->force && x->line == 4, "rw, suid and force");
+		x = &list.entry[2];
+		ok(x->mark.owners.count == 3 && x->mark.owners.item[0].first == 0 &&
+		   x->mark.owners.item[1].first == 1001 &&
+		   x->mark.owners.item[2].first == 100000 &&
+		   x->mark.owners.item[2].last == 165535 && x->mark.flags == 0,
+		   "owner= by name, uid and range");
 	}
 	allow_list_free(&list);
-	ok(allowconf_parse("/a rw\n", "f", &list, &e) < 0 &&
-	   strstr(e.msg, "f:1: unknown option \"rw\""), "unknown option refused");
-	ok(allowconf_parse("\nsrv\n", "f", &list, &e) < 0 &&
-	   strstr(e.msg, "f:2: \"srv\" is not an absolute path"), "relative path refused");
-	ok(allowconf_parse("/a\n/a ro\n", "f", &list, &e) < 0 &&
-	   strstr(e.msg, "f:2: /a is already listed on line 1"), "duplicate refused");
-	ok(allowconf_parse("/a ro ro\n", "f", &list, &e) < 0 &&
-	   strstr(e.msg, "option \"ro\" given twice"), "repeated option refused");
+	for (i = 0; i < ARRAY_SIZE(bad_allowconf); i++) {
+		const struct allowconf_case *c = &bad_allowconf[i];
+
+		if (!ok(allowconf_parse(c->text, "f", &list, &e) < 0 && strstr(e.msg, c->expect),
+			"bad input: allow.conf %s", c->name))
+			diag("expected an error containing \"%s\", got \"%s\"", c->expect, e.msg);
+	}
+	{
+		char line[1024] = "/b";
+
+		for (i = 0; i < OWNERS_MAX + 1; i++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " owner=%zu", 1000 + i);
+		ok(allowconf_parse(line, "f", &list, &e) < 0 &&
+		   strstr(e.msg, "f:1: owner=1016: more than 16 owners"),
+		   "bad input: a seventeenth owner refused (%s)", e.msg);
+		*strrchr(line, ' ') = '\0';
+		ok(allowconf_parse(line, "f", &list, &e) == 0 &&
+		   list.entry[0].mark.owners.count == OWNERS_MAX, "sixteen owners accepted (%s)",
+		   e.msg);
+		allow_list_free(&list);
+	}
 	ok(allowconf_parse("", "f", &list, &e) == 0 && list.count == 0, "empty file");
 	allow_list_free(&list);
+}
+
+/* ---- owners ---------------------------------------------------------- */
+
+static const struct owner_case {
+	const char *who;
+	const char *expect;	/* the error, or NULL */
+	uid_t first, last;
+} owner_cases[] = {
+	{ "0", NULL, 0, 0 },
+	{ "root", NULL, 0, 0 },
+	{ "nobody", NULL, 65534, 65534 },
+	{ "1001", NULL, 1001, 1001 },
+	{ "007", NULL, 7, 7 },
+	{ "100000-165535", NULL, 100000, 165535 },
+	{ "5-5", NULL, 5, 5 },
+	{ "4294967294", NULL, 4294967294U, 4294967294U },
+	{ "4294967295", "--owner 4294967295: uid out of range (0 to 4294967294)", 0, 0 },
+	{ "99999999999999999999", "uid out of range", 0, 0 },
+	{ "10-5", "--owner 10-5: the range ends before it starts", 0, 0 },
+	{ "1-", "--owner 1-: not a uid, a range FIRST-LAST or a user name", 0, 0 },
+	{ "1-2-3", "not a uid, a range FIRST-LAST or a user name", 0, 0 },
+	{ "1x", "not a uid, a range FIRST-LAST or a user name", 0, 0 },
+	{ "-1", "--owner -1: no such user in /etc/passwd", 0, 0 },
+	{ "no-such-user-x", "--owner no-such-user-x: no such user in /etc/passwd", 0, 0 },
+	{ "", "--owner \"\": an empty owner", 0, 0 },
+};
+
+static void test_owners(void)
+{
+	struct owner_list list;
+	struct error e = { 0, "" };
+	char text[OWNER_TEXT_MAX], words[1024];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(owner_cases); i++) {
+		const struct owner_case *c = &owner_cases[i];
+		int ret;
+
+		list.count = 0;
+		ret = owner_list_add(&list, "--owner ", c->who, &e);
+		if (c->expect)
+			ok(ret < 0 && strstr(e.msg, c->expect), "bad input: owner \"%s\" (%s)",
+			   c->who, e.msg);
+		else
+			ok(ret == 0 && list.count == 1 && list.item[0].first == c->first &&
+			   list.item[0].last == c->last, "owner \"%s\" is %u-%u", c->who,
+			   (unsigned int)c->first, (unsigned int)c->last);
+	}
+	list.count = 0;
+	ok(owner_list_add(&list, "--owner ", "100-200", &e) == 0 &&
+	   owner_list_add(&list, "--owner ", "200-300", &e) < 0 &&
+	   strstr(e.msg, "--owner 200-300: overlaps 100-200, given before"),
+	   "bad input: overlapping ranges refused (%s)", e.msg);
+	owner_format(&list.item[0], text, sizeof(text));
+	ok(!strcmp(text, "100-200"), "a range formatted for the kernel (%s)", text);
+	ok(owner_list_add(&list, "--owner ", "root", &e) == 0 &&
+	   owner_list_add(&list, "--owner ", "4242", &e) == 0 && owner_list_has(&list, 0) &&
+	   owner_list_has(&list, 150) && !owner_list_has(&list, 201),
+	   "owner_list_has looks into ranges");
+	owner_list_describe(&list, words, sizeof(words));
+	ok(!strcmp(words, "uids 100-200, uid 0 (root), uid 4242"), "described: %s", words);
+	owner_format(&list.item[1], text, sizeof(text));
+	ok(!strcmp(text, "0"), "one uid formatted for the kernel (%s)", text);
 }
 
 /* ---- prepare-image --------------------------------------------------- */
@@ -1250,6 +1419,7 @@ int main(void)
 	test_status();
 	test_status_hostile_names();
 	test_allowconf();
+	test_owners();
 	test_prepare_image();
 	test_patch_config();
 	test_error();

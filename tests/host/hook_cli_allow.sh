@@ -1,0 +1,180 @@
+#!/bin/bash
+# shiftbind allow, disallow and apply-config (release build) on the host,
+# whose kernel has no configfd.  Every refusal of a store comes before the
+# kernel is asked, so each is seen here with its exact message; a store
+# that passes them all reaches the configfd probe instead ("this kernel
+# has no configfd"), which shows that each check can pass as well as fail:
+#   - the path: "/", /etc, below /usr, a bind of /etc elsewhere (and
+#     --force, which lets those through and nothing else), a symbolic
+#     link last or on the way, "..", not a directory, missing
+#   - the directories on the way: owned by a user, writable by others,
+#     by the group, sticky 1777; the store itself owned by a user
+#   - --owner: unknown user, bad range, out of range, overlap, 17 owners
+#     (16 pass), the retired --ro/--nosuid
+#   - disallow: a symbolic link, no mount point, a mount without a mark
+#   - allow.conf: owner= lines parsed, a bad one refuses the whole file
+#     with file:line before any store is tried; a store refused at apply
+#     time is named with file:line and the others are still tried
+#   - the mount table is the same afterwards
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/hook/lib.sh"
+require_root
+scratch_dir
+
+build_oci_hook all
+cli=$BUILD/shiftbind
+nokernel="this kernel has no configfd"
+
+# The stores live under /run, root's and 0755 on Debian: $SCRATCH is under
+# /tmp (1777), which allow rightly refuses.
+[ "$(stat -c '%u %A' /run)" = "0 drwxr-xr-x" ] ||
+	fail "/run must be root's and 0755 for this test, is $(stat -c '%u %A' /run)"
+base=$(mktemp -d /run/shiftbind-allow.XXXXXX)
+cleanup() {
+	umount "$base/etcbind" "$base/mounted" 2>/dev/null || true
+	rm -rf "$base" "$SCRATCH"
+}
+trap cleanup EXIT
+chmod 0755 "$base"
+mkdir -p "$base/good/sub" "$base/etcbind" "$base/mounted" \
+	"$base/open/store" "$base/group/store" "$base/sticky/store" "$base/other/store" \
+	"$base/user/store" "$base/mine"
+chmod 0777 "$base/open"
+chmod 0775 "$base/group"
+chmod 1777 "$base/sticky"
+chmod 0757 "$base/other"
+chown 4321 "$base/user" "$base/mine"
+ln -s good "$base/link"
+touch "$base/file"
+mount --bind /etc "$base/etcbind"
+mount --bind "$base/mounted" "$base/mounted"
+before=$(cat /proc/self/mountinfo)
+
+# refused PATTERN ARG...: `shiftbind ARG...` exits 1 saying PATTERN, and
+# never reaches the kernel probe.
+refused() {
+	local want=$1
+	shift
+	assert_status 1 "$cli" "$@"
+	assert_contains "$want" "$OUTPUT" "shiftbind $*"
+	[[ $OUTPUT != *"$nokernel"* ]] || fail "shiftbind $* reached the kernel probe: $OUTPUT"
+}
+# passes ARG...: every check passes and the missing kernel is named.
+passes() {
+	assert_status 1 "$cli" "$@"
+	assert_eq "shiftbind ${1}: $nokernel (syscalls 451/452 are not the shiftbind series'): boot a kernel with the shiftbind patches" \
+		"$OUTPUT" "shiftbind $*"
+}
+
+force_hint="mark a directory that holds only images, or give --force (allow.conf: force)"
+
+# The control: a store that passes, absolute, relative, with a trailing
+# slash, with every option.
+passes allow "$base/good"
+(cd "$base" && passes allow good/)
+passes allow --rw --suid --owner root --owner 1001 --owner 100000-165535 "$base/good"
+
+# System directories, below them, and binds of them; --force lets them by.
+refused "refusing to mark \`/\` allow-shift: it is a system directory (the whole file system); $force_hint" \
+	allow /
+refused "refusing to mark \`/etc\` allow-shift: it is a system directory (the host's configuration and secrets); $force_hint" \
+	allow /etc
+refused "refusing to mark \`/var\` allow-shift: it is a system directory (the host's variable data)" \
+	allow /var
+refused "refusing to mark \`/usr/share\` allow-shift: it is below /usr (the host's programs and libraries); $force_hint" \
+	allow /usr/share
+refused "refusing to mark \`$base/etcbind\` allow-shift: it is /etc (the host's configuration and secrets), reached through a bind mount; $force_hint" \
+	allow "$base/etcbind"
+passes allow --force "$base/etcbind"
+passes allow --force /etc
+passes allow --force /usr/share
+
+# Links: none is followed, neither last nor on the way; no "..".
+refused "\`$base/link\` is a symbolic link: the store is resolved without following links, so that what is checked is what is marked; name it by its real path" \
+	allow "$base/link"
+refused "\`$base/link\` is a symbolic link" allow "$base/link/sub"
+refused "\`$base/link\` is a symbolic link" allow --force "$base/link"
+refused "\`$base/good/../good\`: \"..\" in the path; name the store without it" \
+	allow "$base/good/../good"
+refused "\`$base/file\` is not a directory" allow "$base/file"
+refused "open \`$base/nope\`: No such file or directory" allow "$base/nope/store"
+
+# Who could swap the store: the directories on the way and the store itself.
+refused "\`$base/open\` (on the way to \`$base/open/store\`) is writable by its group and others (mode 0777): they could replace the store; chmod go-w it or choose a store whose directories only root can write" \
+	allow "$base/open/store"
+refused "\`$base/open\` (on the way to \`$base/open/store\`) is writable by its group and others" \
+	allow --force "$base/open/store"
+refused "\`$base/group\` (on the way to \`$base/group/store\`) is writable by its group (mode 0775)" \
+	allow "$base/group/store"
+refused "\`$base/other\` (on the way to \`$base/other/store\`) is writable by others (mode 0757)" \
+	allow "$base/other/store"
+refused "\`$base/sticky\` (on the way to \`$base/sticky/store\`) is writable by its group and others (mode 1777)" \
+	allow "$base/sticky/store"
+refused "\`$base/user\` (on the way to \`$base/user/store\`) is owned by uid 4321, not root: that user could replace the store; make root own it (chown root) or choose a store whose directories are all root's" \
+	allow "$base/user/store"
+refused "\`$base/mine\` is owned by uid 4321, not root" allow "$base/mine"
+refused "is writable by its group and others (mode 1777)" allow /tmp/anything
+
+# --owner, checked before the path.
+refused "shiftbind allow: --owner no-such-user-x: no such user in /etc/passwd (give a uid or a range FIRST-LAST for users it does not list)" \
+	allow --owner no-such-user-x "$base/good"
+refused "shiftbind allow: --owner 10-5: the range ends before it starts (write FIRST-LAST, FIRST <= LAST)" \
+	allow --owner 10-5 "$base/good"
+refused "shiftbind allow: --owner 1-: not a uid, a range FIRST-LAST or a user name" \
+	allow --owner 1- "$base/good"
+refused "shiftbind allow: --owner 4294967295: uid out of range (0 to 4294967294)" \
+	allow --owner 4294967295 "$base/good"
+refused "shiftbind allow: --owner 0: overlaps 0, given before: list each uid once" \
+	allow --owner root --owner 0 "$base/good"
+owners=()
+for i in $(seq 1 16); do owners+=(--owner "$((1000 + i))"); done
+passes allow "${owners[@]}" "$base/good"
+refused "shiftbind allow: --owner 2000: more than 16 owners; a mark lists at most 16 (join uids into ranges FIRST-LAST)" \
+	allow "${owners[@]}" --owner 2000 "$base/good"
+assert_status 2 "$cli" allow --ro "$base/good"
+assert_contains "Usage: shiftbind allow [--rw] [--suid] [--owner WHO]... [--force] PATH" "$OUTPUT"
+assert_status 2 "$cli" allow --nosuid "$base/good"
+assert_status 2 "$cli" allow --owner
+
+# disallow: the same resolution; only a marked mount root has a mark to withdraw.
+refused "\`$base/link\` is a symbolic link" disallow "$base/link"
+refused "\`$base/good\` is not a mount point, so it carries no mark of its own; name the marked store (\`shiftbind status\` lists them)" \
+	disallow "$base/good"
+refused "\`$base/mounted\` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (\`shiftbind status\` lists the marks)" \
+	disallow "$base/mounted"
+assert_status 2 "$cli" disallow
+assert_status 2 "$cli" disallow --rw "$base/good"
+
+# allow.conf: owner= lines parse, and a bad word anywhere refuses the
+# whole file, naming file:line, before any store is tried.
+conf=$SCRATCH/allow.conf
+cat >"$conf" <<EOF
+# stores
+$base/good owner=root owner=1001 owner=100000-165535
+$base/etcbind force rw
+$base/open/store
+$base/etcbind/../good suid
+EOF
+assert_status 1 "$cli" apply-config "$conf"
+assert_contains "shiftbind: $conf:2: $nokernel" "$OUTPUT"
+assert_contains "shiftbind: $conf:3: $nokernel" "$OUTPUT"
+assert_contains "shiftbind: $conf:4: \`$base/open\` (on the way to \`$base/open/store\`) is writable by its group and others" "$OUTPUT"
+assert_contains "shiftbind: $conf:5: \`$base/etcbind/../good\`: \"..\" in the path" "$OUTPUT"
+assert_contains "shiftbind apply-config: $conf: 4 of 4 stores could not be marked" "$OUTPUT"
+bad_conf() {
+	local want=$1
+	printf '%s\n' "$base/good owner=root" "$2" >"$conf"
+	refused "shiftbind apply-config: $conf:2: $want" apply-config "$conf"
+}
+bad_conf "owner=no-such-user-x: no such user in /etc/passwd" "$base/mine owner=no-such-user-x"
+bad_conf "owner=9-3: the range ends before it starts" "$base/mine owner=9-3"
+bad_conf "owner=1001: overlaps 1000-2000, given before" "$base/mine owner=1000-2000 owner=1001"
+bad_conf "owner=\"\": an empty owner" "$base/mine owner="
+bad_conf "\"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" \
+	"$base/mine ro"
+bad_conf "unknown option \"owners=1\" (known: rw, suid, force, owner=WHO)" "$base/mine owners=1"
+bad_conf "owner=2000: more than 16 owners" \
+	"$base/mine $(printf 'owner=%s ' $(seq 1001 1016)) owner=2000"
+
+assert_eq "$before" "$(cat /proc/self/mountinfo)" "mount table after the refused commands"
+echo "allow, disallow and allow.conf refusals checked"
