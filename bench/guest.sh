@@ -112,7 +112,8 @@ setup_store() {
 	# Like /srv/images: nobody may list it, everyone may walk through it,
 	# because crun resolves the rootfs path as the container's root.
 	chmod 0711 "$STORE"
-	shiftbind allow "$STORE" >&2
+	# Read-write: the benchmark writes its chowned copies into the store.
+	shiftbind allow --rw "$STORE" >&2
 	install -d -m 0711 "$IMAGES" "$COPIES"
 	install -d -m 0755 "$WORK" "$WORK/bundles" "$WORK/idmap" "$WORK/out"
 }

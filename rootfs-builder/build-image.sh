@@ -42,9 +42,11 @@ install_project_files() {
 	fi
 	# The hook and the CLI, as a distribution package would install them.
 	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2
-	# The guest's store: images are writable, since the tests write through
-	# shifts; setuid binaries in them must run as the container's root.
-	echo "/srv/images" >"$overlay/etc/shiftbind/allow.conf"
+	# The guest's store, delegated to real root's (rootful) and the test
+	# user's (rootless) containers.  Read-write and suid, explicitly (a
+	# mark is read-only and nosuid by default): the tests write through
+	# shifts, and the image's setuid probe runs as the container's root.
+	echo "/srv/images rw suid owner=0 owner=$TEST_USER" >"$overlay/etc/shiftbind/allow.conf"
 	[ -z "$kselftests" ] || install_kselftests "$overlay/$GUEST_LIB/kselftests"
 	# Guest suites only: host/ runs on the host, probe/ is source.
 	for suite in "$SHIFTBIND_ROOT"/tests/*/; do

@@ -250,7 +250,10 @@ export_series() {
 # Build the kernel at every patch of the series, in a work tree and build
 # directory of its own (so the main build stays warm): the first build is
 # cold, each later one incremental.  Stops at the first patch that breaks
-# the build.  Only then is the series bisectable.
+# the build.  Only then is the series bisectable.  A source tree that
+# built once is remembered (bisect-ok/TREE-ID in the build directory,
+# whose name keys the configuration), so a rerun after patches were
+# added or changed builds only the prefixes that are new.
 bisect_build() {
 	local variant=${1:-test} repo tree build k total tree_id commit
 	repo=$(source_dir)
@@ -264,8 +267,13 @@ bisect_build() {
 		git -C "$repo" worktree add -q --detach "$tree" base
 	fi
 	mkdir -p "$build"
+	mkdir -p "$build/bisect-ok"
 	for ((k = 1; k <= total; k++)); do
 		tree_id=$(series_tree "$repo" "$k")
+		if [ -e "$build/bisect-ok/$tree_id" ]; then
+			log "patches 1..$k of $total built before (tree $tree_id)"
+			continue
+		fi
 		commit=$(git -C "$repo" "${GIT_ID[@]}" commit-tree "$tree_id" -p base -m "first $k patches")
 		git -C "$tree" reset -q --hard "$commit"
 		git -C "$tree" clean -q -fdx
@@ -279,6 +287,7 @@ bisect_build() {
 			tail -n 20 "$build/bisect-$k.log" >&2
 			die "the kernel does not build with patches 1..$k (${PATCHES[$((k - 1))]##*/}); log: $build/bisect-$k.log"
 		fi
+		touch "$build/bisect-ok/$tree_id"
 	done
 	log "the kernel builds at each of the $total patches"
 }

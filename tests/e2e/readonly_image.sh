@@ -1,5 +1,6 @@
 #!/bin/bash
-# A store marked read-only (shiftbind allow --ro): a shifted container reads
+# A store marked as `shiftbind allow` marks by default, read-only and
+# nosuid: a shifted container reads
 # its real owners, cannot write (EROFS), and cannot remount its root
 # read-write even with CAP_SYS_ADMIN, because real root's read-only flag
 # is locked in the container's user namespace.
@@ -15,7 +16,8 @@ cleanup() {
 	rm -rf "$store" "$SCRATCH"
 }
 trap cleanup EXIT
-assert_status 0 shiftbind allow --ro "$store"
+assert_status 0 shiftbind allow "$store"
+assert_contains "read-only" "$OUTPUT" "what allow says it marked"
 
 make_bundle "$SCRATCH/c" "$store/busybox" "0 100000 65536" "0 100000 65536" \
 	/bin/sh -c '/bin/probe stat /etc/shadow; /bin/probe create /new; /bin/probe remount-rw /; true'

@@ -89,8 +89,9 @@ tmpfs_store() {
 	trap 'umount "$TMPFS_STORE" 2>/dev/null; rmdir "$TMPFS_STORE"; rm -rf "$SCRATCH"' EXIT
 	mkdir -p "$1"
 	mount -t tmpfs -o mode=0711 "hook-test-store" "$1"
-	shiftbind allow "$1" >/dev/null
+	# Copied first: the mark makes the store read-only.
 	cp -a "$SHARED_IMAGE" "$1/busybox"
+	shiftbind allow "$1" >/dev/null
 }
 
 # assert_line ERE TEXT WHAT: some line of TEXT matches ERE as a whole.

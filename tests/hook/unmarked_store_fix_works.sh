@@ -27,6 +27,6 @@ crun_run "$SCRATCH/c" hook-fix-refused-$$ >"$SCRATCH/out" 2>&1 || status=$?
 assert_contains "run: shiftbind allow <store>" "$(cat "$SCRATCH/c/hook.stderr")" "hook's message"
 
 assert_status 0 shiftbind allow "$store"
-assert_eq "marked $store allow-shift" "$OUTPUT" "shiftbind allow"
+assert_contains "marked $store allow-shift, read-only, nosuid" "$OUTPUT" "shiftbind allow"
 assert_status 0 crun_run "$SCRATCH/c" hook-fix-works-$$
 assert_eq "$REAL_OWNERS" "$OUTPUT" "owners once the store is marked"

@@ -174,5 +174,19 @@ readonly REAL_OWNERS="0:0 0755 /
 1000:1000 0644 /home/user/file"
 readonly OWNER_PATHS=(/ /bin/sh /etc/shadow /home/user/file)
 
+# nobody_workdir: $WORK, a directory in $SCRATCH that uid 65534 owns.
+nobody_workdir() {
+	chmod 0755 "$SCRATCH"
+	WORK=$SCRATCH/nobody
+	install -d -o nobody -g nogroup "$WORK"
+}
+
+# as_nobody_in_userns CMD: run the sh command CMD as root of a user and
+# mount namespace that uid 65534 made (`unshare -Urm`): a local user whom
+# the guest's store does not delegate to.
+as_nobody_in_userns() {
+	runuser -u nobody -- unshare -Urm sh -c "$1"
+}
+
 # mount_table: this namespace's mounts, for before/after comparisons.
 mount_table() { awk '{ print $4, $5, $6, $9, $10 }' /proc/self/mountinfo | sort; }

@@ -691,6 +691,16 @@ static const char *const bind_flags[] = {
 	"recursive", "detached", "allow-shift", "shift", "bogus", "RO",
 };
 
+/*
+ * Whom a mark delegates to.  Every valid list names real root, whose user
+ * namespaces the workers are in, and "disallow-shift" is left out: a
+ * fuzzed withdrawal would end the shifts the run is there to exercise.
+ */
+static const struct kv bind_opts[] = {
+	{ "owner", "0" }, { "owner", "0-65535" }, { "owner", "bogus" },
+	{ "owner", "5-3" }, { "owner", "" }, { "bogus", "x" },
+};
+
 /* The mount attribute flags of "bind", for the recipes. */
 static const char *const bind_attr_flags[] = {
 	"ro", "rw", "nosuid", "suid", "nodev", "dev", "noexec", "exec",
@@ -781,8 +791,9 @@ static const struct kv test_opts[] = {
 
 static const struct type_desc types[T_NR] = {
 	[T_BIND]    = { "bind", 30, OP_CREATE | OP_RECONF, "pathfd", "bindfd",
-			LIST(bind_flags), NULL, 0,
-			PARAM(CONFIGFD_SET_FLAG) | PARAM(CONFIGFD_SET_FD) },
+			LIST(bind_flags), LIST(bind_opts),
+			PARAM(CONFIGFD_SET_FLAG) | PARAM(CONFIGFD_SET_STRING) |
+			PARAM(CONFIGFD_SET_FD) },
 	[T_TMPFS]   = { "tmpfs", 12, OP_CREATE, "source", "mountfd",
 			LIST(tmpfs_flags), LIST(tmpfs_opts) },
 	[T_RAMFS]   = { "ramfs", 3, OP_CREATE, "source", "mountfd",
@@ -1942,6 +1953,10 @@ static bool opts_ok(const char *opts, char *why, size_t size)
 		for (i = 0; i < ARRAY_SIZE(known); i++)
 			if (strcmp(tok, known[i]) == 0)
 				break;
+		/* A mark shows its owners: "allow-shift=0:1000-1999". */
+		if (i == ARRAY_SIZE(known) && strncmp(tok, "allow-shift=", 12) == 0 &&
+		    tok[12] && strspn(tok + 12, "0123456789-:") == strlen(tok + 12))
+			continue;
 		if (i == ARRAY_SIZE(known))
 			break;
 		if (strcmp(tok, "shift") == 0 && !idmapped) {
