@@ -11,8 +11,7 @@ require_guest
 scratch_dir
 
 store=/var/lib/hook-partial-$$
-tmpfs_store "$store"
-mkdir "$store/data"
+tmpfs_store "$store" data
 
 id=hook-partial-$$
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" /bin/probe id

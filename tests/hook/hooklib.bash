@@ -79,8 +79,9 @@ fds_at_exit() {
 	return "$status"
 }
 
-# tmpfs_store DIR: a tmpfs mounted on DIR, marked allow-shift by real
-# root, holding a copy of the shared image as DIR/busybox.  tmpfs (in
+# tmpfs_store DIR [SUBDIR...]: a tmpfs mounted on DIR, marked allow-shift
+# by real root, holding a copy of the shared image as DIR/busybox and
+# the empty directories DIR/SUBDIR (made before the read-only mark).  tmpfs (in
 # 6.1) does not support idmapped mounts, so the kernel refuses to shift
 # anything in it.  Unmounted and removed, with $SCRATCH, when the test
 # exits.
@@ -89,8 +90,10 @@ tmpfs_store() {
 	trap 'umount "$TMPFS_STORE" 2>/dev/null; rmdir "$TMPFS_STORE"; rm -rf "$SCRATCH"' EXIT
 	mkdir -p "$1"
 	mount -t tmpfs -o mode=0711 "hook-test-store" "$1"
-	# Copied first: the mark makes the store read-only.
+	# Filled first: the mark makes the store read-only.
 	cp -a "$SHARED_IMAGE" "$1/busybox"
+	local dir
+	for dir in "${@:2}"; do mkdir "$1/$dir"; done
 	shiftbind allow "$1" >/dev/null
 }
 

@@ -12,7 +12,7 @@ scratch_dir
 
 store=/var/lib/hook-tmpfs-$$
 tmpfs_store "$store"
-assert_match '(^|,)allow-shift(,|$)' "$(awk -v s="$store" '$5 == s { print $6 }' /proc/self/mountinfo)" \
+assert_match '(^|,)allow-shift(=[0-9:-]+)?(,|$)' "$(awk -v s="$store" '$5 == s { print $6 }' /proc/self/mountinfo)" \
 	"tmpfs store's mount options"
 
 id=hook-kernel-$$
