@@ -3425,8 +3425,10 @@ struct step {
 	{ .kind = ST_OPEN, .key = (t), .cmd = (op), .out = (r), .flags = (f) }
 #define S_FLAG(r, k, f) \
 	{ .kind = ST_SET, .reg = (r), .cmd = CONFIGFD_SET_FLAG, .key = (k), .flags = (f) }
-#define S_STR(r, k, v) \
-	{ .kind = ST_SET, .reg = (r), .cmd = CONFIGFD_SET_STRING, .key = (k), .val = (v) }
+#define S_STR(r, k, v) S_STR_AS(r, k, v, 0)
+#define S_STR_AS(r, k, v, f) \
+	{ .kind = ST_SET, .reg = (r), .cmd = CONFIGFD_SET_STRING, .key = (k), .val = (v), \
+	  .flags = (f) }
 #define S_FD(r, k, a, f) \
 	{ .kind = ST_SET, .reg = (r), .cmd = CONFIGFD_SET_FD, .key = (k), \
 	  .auxreg = (a), .flags = (f) }
@@ -3442,13 +3444,18 @@ struct step {
  * them.  Without fault injection every step succeeds.
  */
 static const struct step sequence[] = {
-	/* A detached recursive bind of the source, marked by real root. */
+	/*
+	 * A detached bind of the source: marked by real root for itself
+	 * (a mark is set on one mount), recursive in a user namespace
+	 * (whose copy of the source has locked mounts below it).
+	 */
 	S_OPEN("bind", CONFIGFD_CMD_CREATE, R_B1, 0),
 	S_FD(R_B1, "pathfd", R_SRC, 0),
 	S_FLAG(R_B1, "detached", 0),
-	S_FLAG(R_B1, "recursive", 0),
+	S_FLAG(R_B1, "recursive", SF_USERNS),
 	S_FLAG(R_B1, "nosuid", 0),
 	S_FLAG(R_B1, "allow-shift", SF_ROOT),
+	S_STR_AS(R_B1, "owner", "0", SF_ROOT),
 	S_RUN(R_B1, CONFIGFD_CMD_CREATE, 0),
 	S_GET(R_B1, "bindfd", R_BFD, 0),
 	{ .kind = ST_READLOG, .reg = R_B1 },
