@@ -2076,16 +2076,28 @@ static long long fd_mount_id(int fd)
  * Attach the mount @fd refers to on a random target, unless it is one
  * of the scratch tree's own mounts (which must stay where they are).
  * Returns an O_PATH fd of the new mount's root (in the pool), or -1.
+ *
+ * The check and the move use a duplicate of @fd: @fd is a number from
+ * the shared pool, which another thread may close and reuse between the
+ * two calls, for example for "mnt1", which the move would then carry
+ * off to a target (seen once as "mount N on .../mnt1 is gone").
  */
 static int attach(struct worker *w, int fd)
 {
 	unsigned int t = rng_below(&w->rng, N_TARGETS);
-	long long id = fd_mount_id(fd);
+	int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	long long id = own >= 0 ? fd_mount_id(own) : -1;
+	int ret;
 
-	if (id < 0 || !base_mounts || mntset_find(base_mounts, (int)id))
+	if (id < 0 || !base_mounts || mntset_find(base_mounts, (int)id)) {
+		if (own >= 0)
+			close(own);
 		return -1;
-	if (note(w, SC_MOVE, move_mount(fd, "", AT_FDCWD, scratch.target[t],
-					MOVE_MOUNT_F_EMPTY_PATH)))
+	}
+	ret = note(w, SC_MOVE, move_mount(own, "", AT_FDCWD, scratch.target[t],
+					  MOVE_MOUNT_F_EMPTY_PATH));
+	close(own);
+	if (ret)
 		return -1;
 	w->st.deep[D_ATTACH]++;
 	return open_into_pool(w, scratch.target[t], O_PATH, FK_MNTROOT);
