@@ -153,6 +153,10 @@ int annotations_parse(yajl_val annotations, const char *what,
 	size_t i;
 	int ret;
 
+	/* Read whole: any key given twice, ours or not, sorted out at once. */
+	ret = json_check_keys(annotations, what, e);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < annotations->u.object.len; i++) {
 		const char *key = annotations->u.object.keys[i];
 		yajl_val v = annotations->u.object.values[i];

@@ -35,7 +35,10 @@ struct hook_options {
 
 /*
  * annotations_parse: read the annotations object (every value must be a
- * string) into opts.  what names it in messages.
+ * string) into opts.  what names it in messages.  The object is read
+ * whole, so a key it has twice is refused, whoever the key belongs to
+ * ("<what>: duplicate key \"<key>\""): the hook and the runtime could
+ * otherwise see different values of org.shiftbind.shift.
  */
 int annotations_parse(yajl_val annotations, const char *what,
 		      struct hook_options *opts, struct error *e);

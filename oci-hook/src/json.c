@@ -127,7 +127,7 @@ static int compare_keys(const void *a, const void *b)
 }
 
 /* Sorted copy, then neighbours: n log n even for a hostile 4 MiB object. */
-static int check_object_keys(const char *what, yajl_val obj, struct error *e)
+int json_check_keys(yajl_val obj, const char *what, struct error *e)
 {
 	size_t i, n = obj->u.object.len;
 	_cleanup_free_ const char **keys = NULL;
@@ -153,7 +153,7 @@ static int check_duplicates(const char *what, yajl_val v, struct error *e)
 	int ret;
 
 	if (YAJL_IS_OBJECT(v)) {
-		ret = check_object_keys(what, v, e);
+		ret = json_check_keys(v, what, e);
 		for (i = 0; ret == 0 && i < v->u.object.len; i++)
 			ret = check_duplicates(what, v->u.object.values[i], e);
 		return ret;
@@ -174,8 +174,8 @@ static void first_line(char *msg)
 	msg[strcspn(msg, "\n")] = '\0';
 }
 
-int json_parse(const char *what, const char *text, size_t len, yajl_val *out,
-	       struct error *e)
+int json_parse(const char *what, const char *text, size_t len,
+	       enum json_duplicates duplicates, yajl_val *out, struct error *e)
 {
 	_cleanup_json_ yajl_val tree = NULL;
 	char errbuf[512] = "";
@@ -200,9 +200,11 @@ int json_parse(const char *what, const char *text, size_t len, yajl_val *out,
 	if (!YAJL_IS_OBJECT(tree))
 		return error_msg(e, EINVAL, "%s: expected a JSON object, got %s",
 				 what, json_type_name(tree));
-	ret = check_duplicates(what, tree, e);
-	if (ret < 0)
-		return ret;
+	if (duplicates == JSON_DUPLICATES_ANYWHERE) {
+		ret = check_duplicates(what, tree, e);
+		if (ret < 0)
+			return ret;
+	}
 	*out = steal_pointer(&tree);
 	return 0;
 }
@@ -254,6 +256,35 @@ static const char *expected_name(yajl_type type)
 }
 
 /*
+ * The member key of obj, NULL when absent or null, in one pass over its
+ * keys; a key that occurs twice is refused whatever the two values
+ * (first null, then a value: yajl_tree_get() sees the null, Go the value).
+ */
+static int find_member(yajl_val obj, const char *what, const char *key,
+		       yajl_val *out, struct error *e)
+{
+	yajl_val v = NULL;
+	bool found = false;
+	size_t i;
+
+	*out = NULL;
+	if (!YAJL_IS_OBJECT(obj))
+		return 0;
+	for (i = 0; i < obj->u.object.len; i++) {
+		if (strcmp(obj->u.object.keys[i], key))
+			continue;
+		if (found)
+			return error_msg(e, EINVAL, "%s: duplicate key \"%s\"",
+					 what, key);
+		found = true;
+		v = obj->u.object.values[i];
+	}
+	if (v && !YAJL_IS_NULL(v))
+		*out = v;
+	return 0;
+}
+
+/*
  * The member key of obj, checked to be of type (booleans: pass
  * yajl_t_true for either value).  *out is NULL when it is absent or null
  * and not required.
@@ -262,10 +293,12 @@ static int get_typed(yajl_val obj, const char *what, const char *key,
 		     yajl_type type, bool required, yajl_val *out,
 		     struct error *e)
 {
-	const char *path[] = { key, NULL };
-	yajl_val v = json_member(obj, key);
+	yajl_val v;
+	int ret = find_member(obj, what, key, &v, e);
 
 	*out = NULL;
+	if (ret < 0)
+		return ret;
 	if (!v) {
 		if (required)
 			return error_msg(e, EINVAL, "%s.%s: missing", what, key);
@@ -274,7 +307,7 @@ static int get_typed(yajl_val obj, const char *what, const char *key,
 	if (type == yajl_t_true) {
 		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
 			goto wrong_type;
-	} else if (!yajl_tree_get(obj, path, type)) {
+	} else if (v->type != type) {
 		goto wrong_type;
 	}
 	*out = v;

@@ -312,8 +312,13 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 				   CONFIG_MAX, &text, &len, e);
 	if (ret == 0 && fstatat(dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		ret = error_errno(e, errno, "stat `%s`", display);
+	/*
+	 * Written back whole: a duplicate key anywhere would be kept, and
+	 * two "hooks" would both become the first's patched copy.
+	 */
 	if (ret == 0)
-		ret = json_parse("config.json", text, len, &config, e);
+		ret = json_parse("config.json", text, len, JSON_DUPLICATES_ANYWHERE,
+				 &config, e);
 	if (ret == 0)
 		ret = check_hooks_shape(config, &r, e);
 	if (ret < 0)

@@ -19,8 +19,10 @@
  * (rootful) or createContainer (rootless), and not at the other stage.
  * Idempotent: a config.json that already says so is not rewritten.
  * Otherwise it is replaced atomically (temporary file, rename), with
- * every other member kept in its order.  Notes on report what it did,
- * and mount targets missing from the rootfs (see shiftbind prepare-image).
+ * every other member kept in its order; a config.json with a duplicate
+ * key in any object is refused, since all of it is written back.  Notes
+ * on report what it did, and mount targets missing from the rootfs (see
+ * shiftbind prepare-image).
  */
 int patch_config(const char *bundle, const char *hook_path, bool rootless,
 		 FILE *report, struct error *e);

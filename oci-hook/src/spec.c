@@ -114,7 +114,7 @@ int state_parse(const char *text, size_t len, struct hook_input *in,
 	long long pid = 0;
 	int ret;
 
-	ret = json_parse("state", text, len, &state, e);
+	ret = json_parse("state", text, len, JSON_DUPLICATES_WHEN_READ, &state, e);
 	if (ret < 0)
 		return ret;
 	ret = check_oci_version(state, e);
@@ -225,16 +225,25 @@ static int parse_mapping(yajl_val linux_obj, const char *key,
 /*
  * The mappings, when the hook is going to act.  A namespace joined by
  * path may leave both out (the runtime does not write maps then);
- * otherwise both are required.
+ * otherwise both are required.  Whether they are there is asked of the
+ * getters too, which refuse a key given twice ("uidMappings": null and
+ * then a list would otherwise read as absent here).
  */
 static int parse_mappings(yajl_val linux_obj, struct hook_input *in,
 			  struct error *e)
 {
+	yajl_val uids = NULL, gids = NULL;
 	int ret;
 
-	if (in->userns_path && !json_member(linux_obj, "uidMappings") &&
-	    !json_member(linux_obj, "gidMappings"))
-		return 0;
+	if (in->userns_path) {
+		ret = json_opt_array(linux_obj, "config.json: linux",
+				     "uidMappings", &uids, e);
+		if (ret == 0)
+			ret = json_opt_array(linux_obj, "config.json: linux",
+					     "gidMappings", &gids, e);
+		if (ret < 0 || (!uids && !gids))
+			return ret;
+	}
 	in->maps_given = true;
 	ret = parse_mapping(linux_obj, "uidMappings", &in->uid_map, e);
 	if (ret == 0)
@@ -276,7 +285,8 @@ int config_parse(const char *text, size_t len, struct hook_input *in,
 	_cleanup_json_ yajl_val config = NULL;
 	int ret;
 
-	ret = json_parse("config.json", text, len, &config, e);
+	ret = json_parse("config.json", text, len, JSON_DUPLICATES_WHEN_READ,
+			 &config, e);
 	/* The annotations first: an opt-out decides what else is read. */
 	if (ret == 0 && !in->have_annotations)
 		ret = parse_annotations_of(config, "config.json", in, e);

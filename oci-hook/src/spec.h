@@ -50,6 +50,24 @@ struct hook_input {
 void hook_input_free(struct hook_input *in);
 
 /*
+ * Duplicate keys (state_parse, config_parse): refused only where they
+ * could make the hook read something else than the runtime does, that is
+ * a key the hook reads, in an object it reads (json.h): ociVersion, id,
+ * pid, bundle (bundlePath without it) and annotations of the state;
+ * annotations (when the state has none), root, linux, root.path,
+ * root.readonly, linux.namespaces, the type of each namespace and the
+ * path of the "user" one, linux.uidMappings and gidMappings and the
+ * members of their extents in config.json; and any key of the
+ * annotations object the hook reads, which it reads whole.  A duplicate
+ * anywhere else (process, mounts, hooks, ...) is the runtime's business:
+ * refusing it would refuse, with a hooks.d registration that applies
+ * always, containers the hook has nothing to do with.  An object the
+ * hook does not get to (config.json's annotations when the state has
+ * some, the mappings without a user namespace or with an opt-out) is
+ * not checked either.
+ */
+
+/*
  * state_parse: the OCI state (text[len] == '\0').  Requires ociVersion
  * 1.x, id, pid (an integer in [0, INT_MAX]) and bundle (older runtimes:
  * bundlePath), absolute.

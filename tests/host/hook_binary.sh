@@ -2,7 +2,8 @@
 # The real shiftbind-hook (release build, seccomp filter on) on the host,
 # whose kernel has no configfd: everything up to the kernel works.
 #   - usage: the stage comes from argv, exit 2 otherwise
-#   - no user namespace: exit 0, says it did nothing, also in the log file
+#   - no user namespace: exit 0, says it did nothing, also in the log file;
+#     also with a duplicate key it does not read, not with one it reads
 #   - opt-out annotation: exit 0
 #   - a pid whose uid_map is not config.json's (this shell's, as host root):
 #     refused with the mismatch message, at both stages
@@ -35,6 +36,20 @@ assert_eq 0 "$STATUS" "exit status without a user namespace; output: $OUTPUT"
 assert_contains "container hooktest: no user namespace in config.json: nothing to do" "$OUTPUT"
 assert_contains "info: prestart: container hooktest: no user namespace in config.json: nothing to do" \
 	"$(cat "$SHIFTBIND_HOOK_LOG")" "log file"
+
+# A duplicate key the hook never reads is not its business (with a
+# hooks.d registration it runs for every container); one it reads is.
+jq -c . "$SCRATCH/plain/config.json" | sed 's|"process":{|"process":{"cwd":"/x",|' \
+	>"$SCRATCH/dup.json"
+mkdir "$SCRATCH/dup"
+cp "$SCRATCH/dup.json" "$SCRATCH/dup/config.json"
+run_hook prestart "$(hook_state $$ "$SCRATCH/dup")"
+assert_eq 0 "$STATUS" "exit status with a duplicate process.cwd; output: $OUTPUT"
+assert_contains "no user namespace in config.json: nothing to do" "$OUTPUT"
+sed 's|"root":{|"root":{"path":"/x",|' "$SCRATCH/dup.json" >"$SCRATCH/dup/config.json"
+run_hook prestart "$(hook_state $$ "$SCRATCH/dup")"
+assert_eq 1 "$STATUS" "exit status with a duplicate root.path; output: $OUTPUT"
+assert_contains 'config.json: root: duplicate key "path"' "$OUTPUT"
 
 # Opted out.
 run_hook prestart "$(hook_state $$ "$SCRATCH/userns" '{"org.shiftbind.shift":"false"}')"

@@ -10,7 +10,8 @@
 #   - prepare-image creates the targets 0:0, is idempotent, refuses a
 #     symlinked component and creates nothing through it
 #   - patch-config registers the hook at the right stage, idempotently,
-#     keeps the file valid for jq, refuses a symlinked config.json
+#     keeps the file valid for jq, refuses a symlinked config.json and
+#     one with a duplicate key anywhere
 #   - install puts binaries, man pages and configs where DESTDIR/PREFIX say
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
@@ -93,6 +94,15 @@ jq -e '(.hooks.prestart | length) == 0 and .hooks.createContainer[-1].path == "/
 	"$bundle/config.json" >/dev/null || fail "rootless entry: $(jq -c .hooks "$bundle/config.json")"
 assert_eq "$(jq -S 'del(.hooks)' "$SCRATCH/first.json")" "$(jq -S 'del(.hooks)' "$bundle/config.json")" \
 	"config.json apart from hooks"
+# It writes config.json back whole: a duplicate key anywhere is refused,
+# even one the hook itself would not read (process.cwd).
+cp "$bundle/config.json" "$SCRATCH/before-dup.json"
+jq -c . "$SCRATCH/before-dup.json" | sed 's|"process":{|"process":{"cwd":"/x",|' >"$bundle/config.json"
+cp "$bundle/config.json" "$SCRATCH/dup.json"
+assert_status 1 "$cli" patch-config "$bundle"
+assert_contains 'config.json: duplicate key "cwd"' "$OUTPUT"
+cmp -s "$bundle/config.json" "$SCRATCH/dup.json" || fail "patch-config changed a config.json it refused"
+cp "$SCRATCH/before-dup.json" "$bundle/config.json"
 mv "$bundle/config.json" "$bundle/real.json"
 ln -s real.json "$bundle/config.json"
 assert_status 1 "$cli" patch-config "$bundle"

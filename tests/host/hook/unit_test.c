@@ -168,8 +168,20 @@ static const struct parse_case bad_inputs[] = {
 	{ "duplicate key",
 	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"pid\":2,\"bundle\":\"@B@\"}",
 	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"pid\"" },
-	{ "duplicate key, nested", STATE_WITH(",\"annotations\":{\"a\":\"1\",\"a\":\"2\"}"),
-	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"a\"" },
+	{ "duplicate key, the first null",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":null,\"bundle\":\"@B@\"}",
+	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"bundle\"" },
+	{ "duplicate annotations object",
+	  STATE_WITH(",\"annotations\":{},\"annotations\":{\"org.shiftbind.shift\":\"false\"}"),
+	  CONFIG_FILE, CONFIG_OK, "state: duplicate key \"annotations\"" },
+	/* The annotations are read whole: any key twice, ours or not. */
+	{ "duplicate annotation key, foreign",
+	  STATE_WITH(",\"annotations\":{\"a\":\"1\",\"a\":\"2\"}"),
+	  CONFIG_FILE, CONFIG_OK, "state: annotations: duplicate key \"a\"" },
+	{ "duplicate annotation key, ours",
+	  STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"false\",\"x\":\"y\","
+		     "\"org.shiftbind.shift\":\"true\"}"),
+	  CONFIG_FILE, CONFIG_OK, "state: annotations: duplicate key \"org.shiftbind.shift\"" },
 	{ "non-UTF-8 string",
 	  "{\"ociVersion\":\"1.0\",\"id\":\"c\xff\",\"pid\":1,\"bundle\":\"@B@\"}",
 	  CONFIG_FILE, CONFIG_OK, "state: not valid UTF-8 at byte 27 (0xff)" },
@@ -290,6 +302,56 @@ static const struct parse_case bad_inputs[] = {
 	{ "gid mapping zero size", STATE_OK, CONFIG_FILE,
 	  CONFIG_USERNS(MAP_OK, "[{\"containerID\":0,\"hostID\":1,\"size\":0}]"),
 	  "config.json: linux.gidMappings[0].size: must not be 0" },
+	{ "duplicate root", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{},\"root\":{\"path\":\"/x\"}}",
+	  "config.json: duplicate key \"root\"" },
+	{ "duplicate root.path", STATE_OK, CONFIG_FILE,
+	  CONFIG_ROOT("{\"path\":\"r\",\"readonly\":false,\"path\":\"/x\"}"),
+	  "config.json: root: duplicate key \"path\"" },
+	{ "duplicate root.readonly", STATE_OK, CONFIG_FILE,
+	  CONFIG_ROOT("{\"path\":\"r\",\"readonly\":false,\"readonly\":true}"),
+	  "config.json: root: duplicate key \"readonly\"" },
+	{ "duplicate linux", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{},\"linux\":{\"namespaces\":[{\"type\":\"user\"}]}}",
+	  "config.json: duplicate key \"linux\"" },
+	{ "duplicate linux.namespaces", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[],"
+	  "\"namespaces\":[{\"type\":\"user\"}]}}",
+	  "config.json: linux: duplicate key \"namespaces\"" },
+	{ "duplicate namespace type", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"pid\","
+	  "\"type\":\"user\"}]}}",
+	  "config.json: linux.namespaces[0]: duplicate key \"type\"" },
+	{ "duplicate user namespace path", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\","
+	  "\"path\":\"/proc/1/ns/user\",\"path\":\"/proc/2/ns/user\"}]}}",
+	  "config.json: linux.namespaces[user]: duplicate key \"path\"" },
+	{ "duplicate uidMappings", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"}],"
+	  "\"uidMappings\":" MAP_OK ",\"gidMappings\":" MAP_OK ",\"uidMappings\":" MAP_OK "}}",
+	  "config.json: linux: duplicate key \"uidMappings\"" },
+	/* Joined namespace: a first null must not make the mappings absent. */
+	{ "duplicate uidMappings, the first null, joined namespace", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\","
+	  "\"path\":\"/proc/1/ns/user\"}],\"uidMappings\":null,\"uidMappings\":" MAP_OK "}}",
+	  "config.json: linux: duplicate key \"uidMappings\"" },
+	{ "duplicate gidMappings", STATE_OK, CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"}],"
+	  "\"uidMappings\":" MAP_OK ",\"gidMappings\":" MAP_OK ",\"gidMappings\":[]}}",
+	  "config.json: linux: duplicate key \"gidMappings\"" },
+	{ "duplicate key in a mapping extent", STATE_OK, CONFIG_FILE,
+	  CONFIG_MAP("[{\"containerID\":0,\"hostID\":100000,\"size\":65536,\"hostID\":0}]"),
+	  "config.json: linux.uidMappings[0]: duplicate key \"hostID\"" },
+	{ "duplicate annotations in config.json", "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,"
+	  "\"bundle\":\"@B@\"}", CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"false\"},"
+	  "\"annotations\":{}}",
+	  "config.json: duplicate key \"annotations\"" },
+	{ "duplicate config.json annotation key when the state has none",
+	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}", CONFIG_FILE,
+	  "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"false\","
+	  "\"org.shiftbind.shift\":\"true\"}}",
+	  "config.json: annotations: duplicate key \"org.shiftbind.shift\"" },
 	{ "config annotations checked when the state has none",
 	  "{\"ociVersion\":\"1.0\",\"id\":\"c1\",\"pid\":1,\"bundle\":\"@B@\"}", CONFIG_FILE,
 	  "{\"root\":{\"path\":\"r\"},\"annotations\":{\"org.shiftbind.shift\":\"no\"}}",
@@ -542,7 +604,7 @@ static void test_strict_utf8(void)
 		struct error e = { 0, "" };
 		yajl_val tree = NULL;
 		int ret = json_parse("state", cases[i].text, strlen(cases[i].text),
-				     &tree, &e);
+				     JSON_DUPLICATES_WHEN_READ, &tree, &e);
 
 		if (cases[i].valid)
 			ok(ret == 0, "UTF-8 accepted: %s (%s)", cases[i].what, e.msg);
@@ -733,6 +795,98 @@ static void test_annotations(void)
 	hook_input_free(&in);
 }
 
+/*
+ * A duplicate key the hook does not read is none of its business (issue
+ * 16): with a hooks.d registration that applies always, refusing it
+ * refused every such container on the host.
+ */
+static void test_duplicates_not_read(void)
+{
+	struct hook_input in;
+	struct error e = { 0, "" };
+
+	ok(parse_good(STATE_OK,
+		      "{\"ociVersion\":\"1.0.0\",\"process\":{\"cwd\":\"/\",\"cwd\":\"/x\"},"
+		      "\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"pid\"}]}}",
+		      &in, &e) == 0 && !in.has_userns,
+	   "duplicate process.cwd without a user namespace: accepted (%s)", e.msg);
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"mounts\":[{\"destination\":\"/proc\","
+		      "\"type\":\"proc\",\"destination\":\"/p\"}],\"hostname\":\"a\",\"hostname\":\"b\"}",
+		      &in, &e) == 0 && !in.has_userns,
+	   "duplicate keys in mounts[0] and at the top, no user namespace: accepted (%s)", e.msg);
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"status\":\"creating\""),
+		      "{\"process\":{\"env\":[],\"env\":[]},\"ociVersion\":\"1.0.0\","
+		      "\"root\":{\"path\":\"rootfs\"},\"linux\":{\"namespaces\":"
+		      "[{\"type\":\"user\"}],\"uidMappings\":" MAP_OK ",\"gidMappings\":" MAP_OK
+		      ",\"sysctl\":{\"a\":\"1\",\"a\":\"2\"}}}", &in, &e) == 0 &&
+	   in.has_userns && in.maps_given && in.uid_map.count == 1,
+	   "with a user namespace, duplicates in the state's status, process and linux.sysctl: accepted (%s)",
+	   e.msg);
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_OK,
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"network\"}],"
+		      "\"uidMappings\":[],\"uidMappings\":[]}}", &in, &e) == 0 && !in.has_userns,
+	   "duplicate uidMappings without a user namespace: not read, accepted (%s)", e.msg);
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{\"org.shiftbind.shift\":\"false\"}"),
+		      "{\"root\":{\"path\":\"r\"},\"linux\":{\"namespaces\":[{\"type\":\"user\"}],"
+		      "\"uidMappings\":[],\"uidMappings\":[]}}", &in, &e) == 0 && in.opts.opt_out,
+	   "duplicate uidMappings of an opted-out container: not read, accepted (%s)", e.msg);
+	hook_input_free(&in);
+
+	ok(parse_good(STATE_WITH(",\"annotations\":{}"),
+		      "{\"root\":{\"path\":\"r\"},\"annotations\":{\"a\":\"1\",\"a\":\"2\"}}",
+		      &in, &e) == 0 && in.have_annotations,
+	   "duplicate config.json annotation key when the state's annotations are used: accepted (%s)",
+	   e.msg);
+	hook_input_free(&in);
+}
+
+/* The mechanism: json_parse's two modes, the getters, json_check_keys. */
+static void test_json_duplicates(void)
+{
+	static const char text[] = "{\"a\":1,\"b\":[{\"c\":1,\"c\":2}],\"d\":null,\"d\":\"x\"}";
+	static const char nested[] = "{\"b\":[{\"c\":1,\"c\":2}]}";
+	struct error e = { 0, "" };
+	yajl_val tree = NULL, v;
+	const char *s;
+	long long n;
+
+	ok(json_parse("doc", text, strlen(text), JSON_DUPLICATES_ANYWHERE, &tree, &e) < 0 &&
+	   tree == NULL && strstr(e.msg, "doc: duplicate key \"d\""),
+	   "JSON_DUPLICATES_ANYWHERE refuses a duplicate at the top (%s)", e.msg);
+	ok(json_parse("doc", nested, strlen(nested), JSON_DUPLICATES_ANYWHERE, &tree, &e) < 0 &&
+	   tree == NULL && strstr(e.msg, "doc: duplicate key \"c\""),
+	   "JSON_DUPLICATES_ANYWHERE refuses one in an object in an array (%s)", e.msg);
+	e = (struct error){ 0, "" };
+	if (!ok(json_parse("doc", text, strlen(text), JSON_DUPLICATES_WHEN_READ, &tree,
+			   &e) == 0, "JSON_DUPLICATES_WHEN_READ parses it (%s)", e.msg))
+		return;
+	ok(json_get_integer(tree, "doc", "a", 0, 9, &n, &e) == 0 && n == 1,
+	   "a key given once is read (%s)", e.msg);
+	ok(json_opt_string(tree, "doc", "d", &s, &e) < 0 &&
+	   !strcmp(e.msg, "doc: duplicate key \"d\""),
+	   "a getter refuses a key given twice, the first null (%s)", e.msg);
+	ok(json_opt_object(tree, "doc", "missing", &v, &e) == 0 && v == NULL,
+	   "an absent key is absent");
+	v = json_member(tree, "b");
+	ok(v && json_get_integer(v->u.array.values[0], "doc.b[0]", "c", 0, 9, &n, &e) < 0 &&
+	   !strcmp(e.msg, "doc.b[0]: duplicate key \"c\""),
+	   "refused in the object looked up (%s)", e.msg);
+	ok(json_check_keys(tree, "doc", &e) < 0 && !strcmp(e.msg, "doc: duplicate key \"d\""),
+	   "json_check_keys (%s)", e.msg);
+	ok(json_check_keys(v->u.array.values[0], "doc.b[0]", &e) < 0 &&
+	   !strcmp(e.msg, "doc.b[0]: duplicate key \"c\""), "json_check_keys of a nested object");
+	yajl_tree_free(tree);
+}
+
 /* ---- mappings against /proc ------------------------------------------ */
 
 static void test_proc_maps(void)
@@ -905,7 +1059,8 @@ static void test_status(void)
 		yajl_val tree = NULL;
 		yajl_val mounts;
 
-		ok(json_parse("status", out, strlen(out), &tree, &e) == 0 &&
+		ok(json_parse("status", out, strlen(out), JSON_DUPLICATES_ANYWHERE,
+			      &tree, &e) == 0 &&
 		   (mounts = json_member(tree, "mounts")) && YAJL_IS_ARRAY(mounts) &&
 		   mounts->u.array.len == 4, "status --json: four mounts");
 		yajl_tree_free(tree);
@@ -957,7 +1112,8 @@ static void test_status_hostile_names(void)
 
 	text = strdup(hostile);
 	out = capture(text, NULL, true);
-	ok(json_parse("status", out, strlen(out), &tree, &e) == 0 &&
+	ok(json_parse("status", out, strlen(out), JSON_DUPLICATES_ANYWHERE, &tree,
+		      &e) == 0 &&
 	   strstr(out, "/srv/latin1-\\\\351"),
 	   "status --json: a non-UTF-8 mount point given escaped (%s)", e.msg);
 	yajl_tree_free(tree);
@@ -1334,6 +1490,33 @@ static void test_patch_config(void)
 	ok(patch(false, &e) < 0 && strstr(e.msg, "config.json.hooks: expected an object"),
 	   "hooks of the wrong type refused (%s)", e.msg);
 
+	/* Written back whole: a duplicate anywhere, read by the hook or not. */
+	{
+		static const struct {
+			const char *config, *key;
+		} dups[] = {
+			{ "{\"root\":{\"path\":\"rootfs\"},\"process\":{\"cwd\":\"/\",\"cwd\":\"/x\"}}",
+			  "\"cwd\"" },
+			{ "{\"root\":{\"path\":\"rootfs\"},\"mounts\":[{\"destination\":\"/proc\","
+			  "\"destination\":\"/p\"}]}", "\"destination\"" },
+			{ "{\"root\":{\"path\":\"rootfs\"},\"hooks\":{},\"hooks\":{\"prestart\":[]}}",
+			  "\"hooks\"" },
+		};
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(dups); i++) {
+			good_config(dups[i].config);
+			first = slurp(config);
+			ok(patch(false, &e) < 0 && strstr(e.msg, "config.json: duplicate key") &&
+			   strstr(e.msg, dups[i].key),
+			   "patch-config refuses a duplicate key %s (%s)", dups[i].key, e.msg);
+			second = slurp(config);
+			ok(!strcmp(first, second), "config.json left as it was");
+			free(first);
+			free(second);
+		}
+	}
+
 	{
 		struct parse_case c = { "", "", CONFIG_SYMLINK, original, NULL };
 
@@ -1414,6 +1597,8 @@ int main(void)
 	test_spec_fields();
 	test_bundle_path_fallback();
 	test_annotations();
+	test_duplicates_not_read();
+	test_json_duplicates();
 	test_proc_maps();
 	test_mountinfo();
 	test_status();
