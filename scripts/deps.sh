@@ -14,6 +14,8 @@ readonly PACKAGES=(
 	qemu-system-x86 debootstrap e2fsprogs
 	# user space: hook, CLI, tests (clang + libclang-rt: libFuzzer, ASan)
 	libyajl-dev pkg-config jq crun uidmap
+	# the hook's seccomp filters, generated at build time
+	libseccomp-dev
 	clang libclang-rt-14-dev valgrind
 	# man pages: render checks
 	man-db mandoc groff-base

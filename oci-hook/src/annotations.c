@@ -37,8 +37,8 @@ static int parse_shift(const char *key, const char *value,
  * be absolute and plain: no ".", "..", empty component or the root
  * itself (the rootfs is shifted anyway).
  */
-static int check_destination(const char *key, const char *dst, size_t len,
-			     struct error *e)
+int annotation_check_destination(const char *key, const char *dst, size_t len,
+				 struct error *e)
 {
 	const char *p = dst, *end = dst + len;
 
@@ -80,7 +80,7 @@ static bool already_listed(const struct hook_options *opts, const char *dst,
 static int add_destination(const char *key, const char *dst, size_t len,
 			   struct hook_options *opts, struct error *e)
 {
-	int ret = check_destination(key, dst, len, e);
+	int ret = annotation_check_destination(key, dst, len, e);
 
 	if (ret < 0)
 		return ret;

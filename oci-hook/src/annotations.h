@@ -45,4 +45,12 @@ int annotations_parse(yajl_val annotations, const char *what,
 
 void hook_options_free(struct hook_options *opts);
 
+/*
+ * annotation_check_destination: dst[len] is a destination an extra
+ * mount may have: absolute and plain (no empty, "." or ".." component,
+ * not "/" itself), shorter than PATH_MAX.  key names it in messages.
+ */
+int annotation_check_destination(const char *key, const char *dst, size_t len,
+				 struct error *e);
+
 #endif /* SHIFTBIND_ANNOTATIONS_H */

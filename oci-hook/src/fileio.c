@@ -129,19 +129,42 @@ int open_in_root(int rootfd, const char *path)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+int write_all(int fd, const void *data, size_t len)
 {
+	const char *p = data;
+
 	while (len > 0) {
-		ssize_t n = write(fd, data, len);
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		data += n;
+		if (n == 0)
+			return -EIO;
+		p += n;
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+ssize_t read_exact(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
 }
 
 /* A name for the temporary file next to name, not taken yet: an fd, or -errno. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <sys/stat.h>
 
@@ -63,5 +64,14 @@ bool path_within(const char *path, const char *dir, bool strictly);
 int write_file_atomic(int dirfd, const char *display, const char *name,
 		      const void *data, size_t len, const struct stat *old,
 		      struct error *e);
+
+/* write_all: all len bytes (retrying short writes and EINTR): 0 or -errno. */
+int write_all(int fd, const void *data, size_t len);
+
+/*
+ * read_exact: up to len bytes, stopping early only at end of file: the
+ * count read, or -errno.
+ */
+ssize_t read_exact(int fd, void *buf, size_t len);
 
 #endif /* SHIFTBIND_FILEIO_H */

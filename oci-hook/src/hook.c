@@ -10,8 +10,9 @@
  *   shiftbind-hook createContainer   rootless runtimes: runs inside the
  *                                    container's user and mount namespaces
  *
- * Order, as in bubblewrap: confine, parse everything into a plain
- * struct, decide, check, and only then act.
+ * Order: the container's JSON is parsed by an unprivileged, confined
+ * child into a plain struct (privsep.h); the hook decides, opens what it
+ * acts on, confines itself (sandbox.h), checks, and only then shifts.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -29,6 +30,7 @@
 #include "log.h"
 #include "mounts.h"
 #include "privileged.h"
+#include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
 
@@ -178,12 +180,11 @@ static int check_proc_map(int procfd, const char *proc, const char *file,
 static int check_mappings(int procfd, const char *proc,
 			  const struct hook_input *in, struct error *e)
 {
-	int ret = hook_input_validate(in, e);
+	int ret;
 
-	if (ret < 0 || !in->maps_given)
-		return ret;
-	if (ret == 0)
-		ret = check_proc_map(procfd, proc, "uid_map", &in->uid_map,
+	if (!in->maps_given)
+		return 0;
+	ret = check_proc_map(procfd, proc, "uid_map", &in->uid_map,
 				     "uidMappings", e);
 	if (ret == 0)
 		ret = check_proc_map(procfd, proc, "gid_map", &in->gid_map,
@@ -243,32 +244,21 @@ static int check_shiftable(struct target *t, const char *role,
 }
 
 /* Takes fd and path (malloc'ed, may be NULL after ENOMEM), also on failure. */
-static int add_target(struct targets *t, int fd, char *path, const char *role,
-		      struct error *e)
+static int add_target(struct targets *t, int fd, char *path, struct error *e)
 {
 	struct target *x = &t->item[t->count++];
-
-	size_t i;
-	int ret;
 
 	x->fd = fd;
 	x->path = path;
 	if (!x->path)
-		return error_errno(e, ENOMEM, "%s", role);
-	ret = check_shiftable(x, role, e);
-	/*
-	 * Paths can alias (a symlink in the image, "/x/.."): one mount named
-	 * twice would be shifted, then refused by the kernel, halfway.
-	 */
-	for (i = 0; ret == 0 && i + 1 < t->count; i++)
-		if (t->item[i].mnt_id == x->mnt_id)
-			ret = error_msg(e, EINVAL,
-					"%s %s is the same mount as %s (mount %d): each mount is shifted once; drop it from "
-					ANNOTATION_EXTRA_MOUNTS,
-					role, x->path, t->item[i].path, x->mnt_id);
-	return ret;
+		return error_errno(e, ENOMEM, "target %d", fd);
+	return 0;
 }
 
+/*
+ * Opened only: nothing of them is read until the hook is confined
+ * (their mountinfo lines carry mount points the container chose).
+ */
 static int open_targets(const struct hook_input *in, struct targets *t,
 			struct error *e)
 {
@@ -278,7 +268,7 @@ static int open_targets(const struct hook_input *in, struct targets *t,
 	rootfd = open(in->root_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return error_errno(e, errno, "open rootfs `%s`", in->root_path);
-	ret = add_target(t, rootfd, strdup(in->root_path), "rootfs", e);
+	ret = add_target(t, rootfd, strdup(in->root_path), e);
 	for (i = 0; ret == 0 && i < in->opts.extra_count; i++) {
 		const char *dst = in->opts.extra_mounts[i];
 		char *path;
@@ -298,9 +288,36 @@ static int open_targets(const struct hook_input *in, struct targets *t,
 			free(path);
 			return ret;
 		}
-		ret = add_target(t, fd, path, "extra mount", e);
+		ret = add_target(t, fd, path, e);
 	}
 	return ret;
+}
+
+/*
+ * Each target shiftable, and each a mount of its own: paths can alias (a
+ * symlink in the image, "/x/.."), and one mount named twice would be
+ * shifted, then refused by the kernel, halfway.
+ */
+static int check_targets(struct targets *t, struct error *e)
+{
+	size_t i, j;
+	int ret;
+
+	for (i = 0; i < t->count; i++) {
+		struct target *x = &t->item[i];
+		const char *role = i ? "extra mount" : "rootfs";
+
+		ret = check_shiftable(x, role, e);
+		for (j = 0; ret == 0 && j < i; j++)
+			if (t->item[j].mnt_id == x->mnt_id)
+				ret = error_msg(e, EINVAL,
+						"%s %s is the same mount as %s (mount %d): each mount is shifted once; drop it from "
+						ANNOTATION_EXTRA_MOUNTS,
+						role, x->path, t->item[j].path, x->mnt_id);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -341,7 +358,40 @@ static int check_stage_credentials(enum stage stage, struct error *e)
 	return 0;
 }
 
-static int act(enum stage stage, int probe, const struct hook_input *in,
+static bool self_test_requested(void)
+{
+	const char *v = getenv(SANDBOX_TEST_ENV);
+
+	return v && !strcmp(v, "1");
+}
+
+/*
+ * From here on the hook reads what the container can influence
+ * (mountinfo lines with the mount points it chose) and only shifts: it
+ * gives up creating, writing or truncating files, new sockets, setns
+ * and openat2 first.
+ */
+static int confine(bool self_test, struct error *e)
+{
+	char report[512];
+	int ret = sandbox_install(SANDBOX_HOOK, e);
+
+	if (ret < 0)
+		return error_context(e, "confining the hook");
+	if (!self_test)
+		return 0;
+	ret = sandbox_self_test(SANDBOX_HOOK, report, sizeof(report), e);
+	if (ret == 0)
+		log_msg(LOG_INFO, "%s", report);
+	return ret;
+}
+
+/*
+ * Everything needed to act is opened first (the container's /proc
+ * directory, its mount namespace, the mounts to shift), then the hook
+ * confines itself, checks the mounts and shifts them.
+ */
+static int act(enum stage stage, bool self_test, const struct hook_input *in,
 	       struct error *e)
 {
 	__attribute__((cleanup(targets_close))) struct targets t = { .count = 0 };
@@ -351,11 +401,14 @@ static int act(enum stage stage, int probe, const struct hook_input *in,
 
 	ret = check_stage_credentials(stage, e);
 	if (ret == 0)
+		ret = hook_input_validate(in, e);
+	if (ret == 0)
 		ret = open_proc_dir(stage, in->pid, &procfd, proc, sizeof(proc), e);
+	/* The kernel writes the maps, and only the runtime could set them. */
 	if (ret == 0)
 		ret = check_mappings(procfd, proc, in, e);
 	if (ret == 0)
-		ret = kernel_check_configfd(probe, e);
+		ret = kernel_check_configfd(configfd_probe(), e);
 	if (ret < 0)
 		return ret;
 	if (stage == STAGE_PRESTART) {
@@ -365,9 +418,13 @@ static int act(enum stage stage, int probe, const struct hook_input *in,
 		log_msg(LOG_INFO, "joined the mount namespace of pid %d", (int)in->pid);
 	}
 	ret = open_targets(in, &t, e);
-	if (ret < 0)
-		return ret;
-	return shift_targets(&t, e);
+	if (ret == 0)
+		ret = confine(self_test, e);
+	if (ret == 0)
+		ret = check_targets(&t, e);
+	if (ret == 0)
+		ret = shift_targets(&t, e);
+	return ret;
 }
 
 static void log_input(const struct hook_input *in)
@@ -380,30 +437,14 @@ static void log_input(const struct hook_input *in)
 
 static int run(enum stage stage, struct hook_input *in, struct error *e)
 {
-	/* Before confinement: the probe reads /proc/self/fd links. */
-	int probe = configfd_probe();
+	bool self_test = self_test_requested();
 	const char *why;
 	int ret;
 
-	ret = sandbox_install(probe == CONFIGFD_SUPPORTED, e);
-	if (ret < 0)
-		return error_context(e, "confining the hook");
-	if (getenv(SANDBOX_TEST_ENV) && !strcmp(getenv(SANDBOX_TEST_ENV), "1")) {
-		ret = sandbox_self_test(e);
-		if (ret < 0)
-			return ret;
-		log_msg(LOG_INFO, "seccomp self-test: mkdirat refused with EPERM");
-	}
-	ret = state_read(STDIN_FILENO, in, e);
-	/*
-	 * The id is parsed before the rest of the state: name the container
-	 * in the message even when a later part of the state was refused.
-	 */
+	ret = parse_untrusted_input(STDIN_FILENO, self_test, in, e);
+	/* Name the container even when a later part of its input was refused. */
 	if (in->id)
 		log_set_context("%s: container %s", stage_names[stage], in->id);
-	if (ret < 0)
-		return ret;
-	ret = config_load(in, e);
 	if (ret < 0)
 		return ret;
 	log_input(in);
@@ -412,7 +453,7 @@ static int run(enum stage stage, struct hook_input *in, struct error *e)
 		log_msg(LOG_INFO, "%s", why);
 		return 0;
 	}
-	ret = act(stage, probe, in, e);
+	ret = act(stage, self_test, in, e);
 	if (ret == 0)
 		log_msg(LOG_INFO, "done: %zu mount(s) shifted", 1 + in->opts.extra_count);
 	return ret;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "log.h"
 
 #define LOG_LINE_MAX 4096
@@ -117,20 +118,6 @@ static const char *priority_name(int priority)
 	}
 }
 
-static void write_line(int fd, const char *line, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, line, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;	/* nowhere left to report it */
-		line += n;
-		len -= (size_t)n;
-	}
-}
-
 static void to_file(int priority, const char *sep, const char *msg)
 {
 	char stamp[32] = "-", line[LOG_LINE_MAX + 1024];
@@ -144,7 +131,7 @@ static void to_file(int priority, const char *sep, const char *msg)
 		     log_state.ident, (int)getpid(), priority_name(priority),
 		     log_state.context, sep, msg);
 	if (n > 0)
-		write_line(log_state.file_fd, line,
+		(void)write_all(log_state.file_fd, line,
 			   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
@@ -166,7 +153,7 @@ void log_msg(int priority, const char *fmt, ...)
 		n = snprintf(line, sizeof(line), "%s: %s%s%s\n", log_state.ident,
 			     log_state.context, sep, msg);
 		if (n > 0)
-			write_line(STDERR_FILENO, line,
+			(void)write_all(STDERR_FILENO, line,
 				   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	}
 	if (log_state.sinks & LOG_SINK_SYSLOG)

@@ -1,33 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sandbox.h: the hook's seccomp allowlist.  The hook runs as root and
- * parses input a container author controls, so before it reads that
- * input it gives up every syscall it does not need: a parser bug then
- * cannot become an arbitrary root syscall.
+ * sandbox.h: the hook's two seccomp filters, built with libseccomp at
+ * build time (tools/seccomp-gen.c says what each allows and why).
+ *
+ *   SANDBOX_PARSER  the parser child (privsep.h), before it reads a byte
+ *                   of its input: read, write to its reply and stderr,
+ *                   memory, exit.
+ *   SANDBOX_HOOK    the privileged hook once it has joined the
+ *                   container's mount namespace and opened the mounts to
+ *                   shift, before it reads /proc or mountinfo: openat
+ *                   without write, create or truncate flags, writes to
+ *                   its open fds, syslog on the socket it connected
+ *                   before, configfd.  No new socket, no connect.
+ *
+ * Refused calls fail with EPERM; another ABI (i386, x32) is killed.
  */
 #ifndef SHIFTBIND_SANDBOX_H
 #define SHIFTBIND_SANDBOX_H
 
-#include <stdbool.h>
+#include <stddef.h>
 
 #include "error.h"
 
-/* Set to 1, the hook tries an unlisted syscall once confined and reports. */
+/* Set to 1, both sides try what their filter must refuse and log it. */
 #define SANDBOX_TEST_ENV "SHIFTBIND_HOOK_SECCOMP_TEST"
 
-/*
- * sandbox_install: load the filter (no new privileges, default action
- * EPERM).  with_configfd allows syscalls 451 and 452, which the hook
- * needs only on a kernel where configfd_probe() found configfd: on
- * upstream kernels those numbers are cachestat and fchmodat2.
- */
-int sandbox_install(bool with_configfd, struct error *e);
+enum sandbox_kind {
+	SANDBOX_PARSER,
+	SANDBOX_HOOK,
+};
+
+/* sandbox_install: no new privileges, then the filter of kind. */
+int sandbox_install(enum sandbox_kind kind, struct error *e);
 
 /*
- * sandbox_self_test: try mkdirat(2), which the filter does not allow,
- * on a path that cannot exist.  0 when refused with EPERM; -errno with a
- * message when not.
+ * sandbox_self_test: under the filter of kind, try each call it must
+ * refuse (on paths that cannot exist, or fds that are not open, so that
+ * nothing happens without the filter either) and each it must let
+ * through.  0 with a one-line summary in report; -errno with a message
+ * naming the call whose answer was wrong.
  */
-int sandbox_self_test(struct error *e);
+int sandbox_self_test(enum sandbox_kind kind, char *report, size_t size,
+		      struct error *e);
 
 #endif /* SHIFTBIND_SANDBOX_H */

@@ -309,33 +309,3 @@ int hook_input_validate(const struct hook_input *in, struct error *e)
 	return ret;
 }
 
-int config_load(struct hook_input *in, struct error *e)
-{
-	_cleanup_close_ int dirfd = -1;
-	_cleanup_free_ char *text = NULL;
-	char display[PATH_MAX + sizeof("/config.json")];
-	size_t len;
-	int ret;
-
-	snprintf(display, sizeof(display), "%s/config.json", in->bundle);
-	dirfd = open(in->bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return error_errno(e, errno, "open bundle `%s`", in->bundle);
-	ret = read_regular_file_at(dirfd, "config.json", display,
-				   REFUSE_SYMLINK, CONFIG_MAX, &text, &len, e);
-	if (ret < 0)
-		return ret;
-	return config_parse(text, len, in, e);
-}
-
-int state_read(int fd, struct hook_input *in, struct error *e)
-{
-	_cleanup_free_ char *text = NULL;
-	size_t len;
-	int ret;
-
-	ret = read_fd_capped(fd, "state (stdin)", STATE_MAX, &text, &len, e);
-	if (ret < 0)
-		return ret;
-	return state_parse(text, len, in, e);
-}

@@ -91,19 +91,11 @@ int config_parse(const char *text, size_t len, struct hook_input *in,
 int hook_input_validate(const struct hook_input *in, struct error *e);
 
 /*
- * config_load: read <bundle>/config.json (a regular file, not a
- * symlink, at most CONFIG_MAX bytes) and config_parse it.
- */
-int config_load(struct hook_input *in, struct error *e);
-
-/*
  * rootfs_resolve: root.path against the bundle: a relative path is
  * relative to the bundle (runtime-spec config.md), into a new *out.
  */
 int rootfs_resolve(const char *bundle, const char *path, char **out,
 		   struct error *e);
 
-/* state_read: read the state from fd (at most STATE_MAX bytes) and parse it. */
-int state_read(int fd, struct hook_input *in, struct error *e);
 
 #endif /* SHIFTBIND_SPEC_H */

@@ -91,10 +91,13 @@ assert_eq 1 "$STATUS" "exit status of a non-root prestart; output: $OUTPUT"
 assert_contains "prestart runs as uid 65534, not root: rootless runtimes must register the hook at createContainer" "$OUTPUT"
 HOOK=("$BUILD/shiftbind-hook")
 
-# The seccomp filter refuses what it does not list.
+# The JSON is parsed by a child that runs as nobody without capabilities,
+# under a filter that refuses every open, socket and connect.
 SHIFTBIND_HOOK_SECCOMP_TEST=1 run_hook prestart "$(hook_state $$ "$SCRATCH/plain")"
 assert_eq 0 "$STATUS" "exit status of the seccomp self-test; output: $OUTPUT"
-assert_contains "seccomp self-test: mkdirat refused with EPERM" "$OUTPUT"
+assert_contains "parser child: uid 65534, gid 65534, no capabilities" "$OUTPUT"
+assert_contains "seccomp self-test (parser filter): refused with EPERM: open for reading, open for writing, socket, connect, mkdirat" "$OUTPUT"
+assert_contains "no user namespace in config.json: nothing to do" "$OUTPUT" "the hook went on after the self-test"
 [ ! -e /nonexistent-shiftbind-seccomp-test ] || fail "the self-test created something"
 
 # A newline in root.path is logged as \x0a: one message, one line.

@@ -16,13 +16,20 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/openat2.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
 #include "configfd.h"
+#include "privsep.h"
 #include "sandbox.h"
 #include "../tap.h"
 
@@ -42,10 +49,11 @@ static const char *const outcome_names[] = {
 	[NO_ANSWER] = "no answer from the child",
 };
 
+#define NO_SUCH_PATH "/nonexistent-shiftbind-seccomp-test/f"
+
 static long try_mkdirat(void)
 {
-	return syscall(__NR_mkdirat, AT_FDCWD,
-		       "/nonexistent-shiftbind-seccomp-test/dir", 0700);
+	return syscall(__NR_mkdirat, AT_FDCWD, NO_SUCH_PATH, 0700);
 }
 
 static long try_getpid(void)
@@ -53,21 +61,88 @@ static long try_getpid(void)
 	return syscall(__NR_getpid);
 }
 
+static long try_read(void)
+{
+	char c;
+
+	return read(-1, &c, 1);
+}
+
+/* Zero bytes: reaches the kernel without writing anything. */
+static long try_write_reply(void)
+{
+	return write(PARSER_REPLY_FD, "", 0);
+}
+
+static long try_write_other_fd(void)
+{
+	return write(5, "", 0);
+}
+
+static long try_open(int flags)
+{
+	return syscall(__NR_openat, AT_FDCWD,
+		       flags & (O_CREAT | O_TMPFILE) ? "/tmp" : "/proc/self/status",
+		       flags | O_CLOEXEC, 0600);
+}
+
+static long try_open_rdonly(void) { return try_open(O_RDONLY); }
+static long try_open_path(void) { return try_open(O_PATH); }
+static long try_open_wronly(void) { return try_open(O_WRONLY); }
+static long try_open_rdwr(void) { return try_open(O_RDWR); }
+static long try_open_creat(void) { return try_open(O_RDONLY | O_CREAT); }
+static long try_open_trunc(void) { return try_open(O_RDONLY | O_TRUNC); }
+static long try_open_append(void) { return try_open(O_RDONLY | O_APPEND); }
+static long try_open_tmpfile(void) { return try_open(O_TMPFILE | O_RDWR); }
+
+/* The flags the filter cannot see, behind a pointer. */
+static long try_openat2(void)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC };
+
+	return syscall(__NR_openat2, AT_FDCWD, "/proc/self/status", &how, sizeof(how));
+}
+
+static long try_socket_unix(void)
+{
+	return syscall(__NR_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+}
+
+static long try_socket_inet(void)
+{
+	return syscall(__NR_socket, AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
+static long try_connect(void)
+{
+	return syscall(__NR_connect, -1, NULL, 0);
+}
+
+/* syslog's datagram on the socket it connected before the filter. */
+static long try_sendto(void)
+{
+	return syscall(__NR_sendto, -1, "", 0, 0, NULL, 0);
+}
+
 static long try_setns_mnt(void)
 {
 	return syscall(__NR_setns, -1, (unsigned long)CLONE_NEWNS);
 }
 
-static long try_setns_net(void)
+static long try_ptrace(void)
 {
-	return syscall(__NR_setns, -1, (unsigned long)CLONE_NEWNET);
+	return syscall(__NR_ptrace, PTRACE_ATTACH, 1, NULL, NULL);
 }
 
-/* The kernel reads an int; the filter compares all 64 bits all the same. */
-static long try_setns_mnt_upper_bits(void)
+static long try_mmap(int prot)
 {
-	return syscall(__NR_setns, -1, (1UL << 32) | CLONE_NEWNS);
+	void *p = mmap(NULL, 4096, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? -1 : 0;
 }
+
+static long try_mmap_rw(void) { return try_mmap(PROT_READ | PROT_WRITE); }
+static long try_mmap_exec(void) { return try_mmap(PROT_READ | PROT_EXEC); }
 
 static long try_sysinfo(void)
 {
@@ -76,31 +151,10 @@ static long try_sysinfo(void)
 	return syscall(__NR_sysinfo, &info);
 }
 
-/* Signal 0 to this thread: what abort() does, but harmless. */
+/* Signal 0 to this thread: the call abort() makes, harmless here. */
 static long try_tgkill_self(void)
 {
 	return syscall(__NR_tgkill, getpid(), gettid(), 0);
-}
-
-static long try_pidfd_signal(int sig)
-{
-	long pidfd = syscall(__NR_pidfd_open, getpid(), 0);
-
-	if (pidfd < 0)
-		return pidfd;
-	return syscall(__NR_pidfd_send_signal, (int)pidfd, sig, NULL, 0);
-}
-
-/* The hook's liveness check of the container's process. */
-static long try_pidfd_signal_0(void)
-{
-	return try_pidfd_signal(0);
-}
-
-/* A real signal through a pidfd: not what the hook does. */
-static long try_pidfd_signal_cont(void)
-{
-	return try_pidfd_signal(SIGCONT);
 }
 
 static long try_configfd_open(void)
@@ -133,29 +187,68 @@ static long try_x32_getpid(void)
  */
 #define EXPECT_KILLED_IF_I386	(-1)
 
+#define P SANDBOX_PARSER
+#define H SANDBOX_HOOK
+
 static const struct filter_case {
 	const char *what;
-	bool with_configfd;
+	enum sandbox_kind filter;
 	long (*call)(void);
 	int expect;		/* enum filter_outcome, or EXPECT_KILLED_IF_I386 */
 } cases[] = {
-	{ "mkdirat, not on the list", false, try_mkdirat, REFUSED },
-	{ "getpid, on the list", false, try_getpid, REACHES_KERNEL },
-	{ "sysinfo (glibc's qsort)", false, try_sysinfo, REACHES_KERNEL },
-	{ "tgkill of the thread itself (abort)", false, try_tgkill_self, REACHES_KERNEL },
-	{ "pidfd_open, then pidfd_send_signal(0)", false, try_pidfd_signal_0,
-	  REACHES_KERNEL },
-	{ "pidfd_send_signal(SIGCONT)", false, try_pidfd_signal_cont, REFUSED },
-	{ "setns(CLONE_NEWNS)", false, try_setns_mnt, REACHES_KERNEL },
-	{ "setns(CLONE_NEWNET)", false, try_setns_net, REFUSED },
-	{ "setns(CLONE_NEWNS) with upper bits set", false,
-	  try_setns_mnt_upper_bits, REFUSED },
-	{ "configfd_open, filter without configfd", false, try_configfd_open,
-	  REFUSED },
-	{ "configfd_open, filter with configfd", true, try_configfd_open,
-	  REACHES_KERNEL },
-	{ "getpid by the i386 ABI", false, try_i386_getpid, EXPECT_KILLED_IF_I386 },
-	{ "getpid by the x32 ABI", false, try_x32_getpid, KILLED },
+	/* The parser child: its pipes, memory, exit; nothing else. */
+	{ "read", P, try_read, REACHES_KERNEL },
+	{ "write to the reply pipe", P, try_write_reply, REACHES_KERNEL },
+	{ "write to another fd", P, try_write_other_fd, REFUSED },
+	{ "sysinfo (glibc's qsort)", P, try_sysinfo, REACHES_KERNEL },
+	{ "mmap read-write", P, try_mmap_rw, REACHES_KERNEL },
+	{ "mmap executable", P, try_mmap_exec, REFUSED },
+	{ "open for reading", P, try_open_rdonly, REFUSED },
+	{ "open O_PATH", P, try_open_path, REFUSED },
+	{ "open for writing", P, try_open_wronly, REFUSED },
+	{ "open with O_CREAT", P, try_open_creat, REFUSED },
+	{ "openat2", P, try_openat2, REFUSED },
+	{ "socket(AF_UNIX)", P, try_socket_unix, REFUSED },
+	{ "socket(AF_INET)", P, try_socket_inet, REFUSED },
+	{ "connect", P, try_connect, REFUSED },
+	{ "sendto", P, try_sendto, REFUSED },
+	{ "mkdirat", P, try_mkdirat, REFUSED },
+	{ "setns", P, try_setns_mnt, REFUSED },
+	{ "ptrace", P, try_ptrace, REFUSED },
+	{ "configfd_open", P, try_configfd_open, REFUSED },
+	{ "tgkill (only abort() sends a signal)", P, try_tgkill_self, KILLED },
+	{ "getpid by the i386 ABI", P, try_i386_getpid, EXPECT_KILLED_IF_I386 },
+	{ "getpid by the x32 ABI", P, try_x32_getpid, KILLED },
+
+	/* The hook once confined: read-only opens, its fds, configfd. */
+	{ "getpid", H, try_getpid, REACHES_KERNEL },
+	{ "open for reading", H, try_open_rdonly, REACHES_KERNEL },
+	{ "open O_PATH", H, try_open_path, REACHES_KERNEL },
+	{ "open O_WRONLY", H, try_open_wronly, REFUSED },
+	{ "open O_RDWR", H, try_open_rdwr, REFUSED },
+	{ "open O_CREAT", H, try_open_creat, REFUSED },
+	{ "open O_TRUNC", H, try_open_trunc, REFUSED },
+	{ "open O_APPEND", H, try_open_append, REFUSED },
+	{ "open O_TMPFILE", H, try_open_tmpfile, REFUSED },
+	{ "openat2, whatever its flags", H, try_openat2, REFUSED },
+	{ "mkdirat", H, try_mkdirat, REFUSED },
+	{ "socket(AF_UNIX)", H, try_socket_unix, REFUSED },
+	{ "socket(AF_INET)", H, try_socket_inet, REFUSED },
+	{ "connect", H, try_connect, REFUSED },
+	{ "sendto (syslog)", H, try_sendto, REACHES_KERNEL },
+	{ "setns", H, try_setns_mnt, REFUSED },
+	{ "ptrace", H, try_ptrace, REFUSED },
+	{ "mmap executable", H, try_mmap_exec, REFUSED },
+	{ "sysinfo (glibc's qsort)", H, try_sysinfo, REACHES_KERNEL },
+	{ "configfd_open", H, try_configfd_open, REACHES_KERNEL },
+	{ "tgkill (only abort() sends a signal)", H, try_tgkill_self, KILLED },
+	{ "getpid by the i386 ABI", H, try_i386_getpid, EXPECT_KILLED_IF_I386 },
+	{ "getpid by the x32 ABI", H, try_x32_getpid, KILLED },
+};
+
+static const char *const filter_names[] = {
+	[SANDBOX_PARSER] = "parser",
+	[SANDBOX_HOOK] = "hook",
 };
 
 static void die(const char *what)
@@ -171,7 +264,13 @@ static void __attribute__((noreturn)) child(const struct filter_case *c,
 	struct error e = { 0, "" };
 	int err;
 
-	if (filtered && sandbox_install(c->with_configfd, &e) < 0) {
+	/* The parser child may write only its reply pipe (and stderr). */
+	if (c->filter == SANDBOX_PARSER) {
+		if (dup2(out, PARSER_REPLY_FD) < 0)
+			_exit(1);
+		out = PARSER_REPLY_FD;
+	}
+	if (filtered && sandbox_install(c->filter, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		_exit(1);
 	}
@@ -226,26 +325,44 @@ static enum filter_outcome expected_outcome(const struct filter_case *c)
 	return KILLED;
 }
 
-/* abort() under the filter: SIGABRT, not a SIGSEGV that loses the message. */
-static void check_abort(void)
+/*
+ * abort() under either filter: its message is written, then its
+ * tgkill ends the process (SIGSYS).  Without writev the message was
+ * lost; without the kill rule abort() would fall through to a SIGSEGV.
+ */
+static void check_abort(enum sandbox_kind kind)
 {
 	struct error e = { 0, "" };
-	int status;
+	char buf[256] = "";
+	int status, pipefd[2];
+	ssize_t n;
 	pid_t pid;
 
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		die("pipe2");
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		if (sandbox_install(false, &e) < 0)
+		if (dup2(pipefd[1], STDERR_FILENO) < 0 || sandbox_install(kind, &e) < 0)
+			_exit(1);
+		/* How glibc's fortify and assert failures print (writev). */
+		struct iovec iov = { "*** last words ***\n", 19 };
+
+		if (writev(STDERR_FILENO, &iov, 1) < 0)
 			_exit(1);
 		abort();
 	}
+	close(pipefd[1]);
+	n = read(pipefd[0], buf, sizeof(buf) - 1);
+	close(pipefd[0]);
 	if (waitpid(pid, &status, 0) != pid)
 		die("waitpid");
-	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
-	   "abort() under the filter ends in SIGABRT (status %#x)", status);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS && n > 0 &&
+	   strstr(buf, "last words"),
+	   "%s filter: abort() writes its message and ends in SIGSYS (status %#x)",
+	   filter_names[kind], status);
 }
 
 int main(void)
@@ -259,9 +376,11 @@ int main(void)
 		int err = 0;
 		enum filter_outcome got = run_case(c, true, &err);
 
-		ok(got == expect, "%s: %s (got: %s, errno %d)", c->what,
-		   outcome_names[expect], outcome_names[got], err);
+		ok(got == expect, "%s filter: %s: %s (got: %s, errno %d)",
+		   filter_names[c->filter], c->what, outcome_names[expect],
+		   outcome_names[got], err);
 	}
-	check_abort();
+	check_abort(SANDBOX_PARSER);
+	check_abort(SANDBOX_HOOK);
 	return tap_done();
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -38,8 +39,10 @@
 #include "owners.h"
 #include "patch.h"
 #include "prepare.h"
+#include "privsep.h"
 #include "spec.h"
 #include "status.h"
+#include "wire.h"
 #include "../tap.h"
 
 /* ---- scratch files ---------------------------------------------------- */
@@ -446,17 +449,30 @@ static void setup_bundle(const struct parse_case *c)
 	}
 }
 
+/* The state as the hook's stdin would hold it. */
+static int state_fd(const char *state, size_t len)
+{
+	int fd = memfd_create("state", MFD_CLOEXEC);
+
+	if (fd < 0)
+		die("memfd_create");
+	if (write(fd, state, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0)
+		die("writing the state");
+	return fd;
+}
+
 /*
- * What the hook does with its input before it acts: parse the state,
- * load config.json, and validate the mappings it would shift with.
+ * What the hook does with its input before it acts: the parser child
+ * parses the state and config.json (which the hook reads for it), and
+ * the hook validates the mappings it would shift with.
  */
 static int parse_input(const char *state, size_t len, struct hook_input *in,
 		       struct error *e)
 {
-	int ret = state_parse(state, len, in, e);
+	int fd = state_fd(state, len);
+	int ret = parse_untrusted_input(fd, false, in, e);
 
-	if (ret == 0)
-		ret = config_load(in, e);
+	close(fd);
 	if (ret == 0 && in->has_userns && !in->opts.opt_out)
 		ret = hook_input_validate(in, e);
 	return ret;
@@ -552,14 +568,14 @@ static void test_state_over_cap(void)
 	bundle_path(path, sizeof(path), "big-state.json");
 	write_file(path, big, len);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ret = state_read(fd, &in, &e);
+	ret = parse_untrusted_input(fd, false, &in, &e);
 	ok(ret == -EFBIG && strstr(e.msg, "state (stdin): larger than 65536 bytes"),
 	   "bad input: state over the cap (%s)", e.msg);
 	close(fd);
 	/* A state of exactly the cap is read (and then parsed). */
 	write_file(path, big, STATE_MAX);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ret = state_read(fd, &in, &e);
+	ret = parse_untrusted_input(fd, false, &in, &e);
 	ok(ret < 0 && strstr(e.msg, "premature EOF"),
 	   "state of exactly 64 KiB is read whole (%s)", e.msg);
 	close(fd);
@@ -1582,6 +1598,91 @@ static void make_scratch(void)
 		die("mkdir bundle");
 }
 
+/* --- the parser child's reply, as the privileged hook decodes it --- */
+
+static struct idmap_extent sample_extent = { 0, 100000, 65536 };
+
+static struct hook_input sample_input(void)
+{
+	static char *extra[] = { "/data", NULL };
+	struct hook_input in = {
+		.id = "c1", .pid = 42, .bundle = "/b", .root_path = "/b/rootfs",
+		.root_readonly = true, .has_userns = true, .maps_given = true,
+		.uid_map = { &sample_extent, 1 }, .gid_map = { &sample_extent, 1 },
+		.have_annotations = true,
+		.opts = { .opt_out = false, .extra_mounts = extra, .extra_count = 1 },
+	};
+
+	return in;
+}
+
+/* Decoded from w; the message on failure. */
+static int decode(const struct wire_writer *w, size_t len, struct error *e)
+{
+	struct hook_input out = { 0 };
+	int ret = hook_input_decode(w->data, len, &out, e);
+
+	hook_input_free(&out);
+	return ret;
+}
+
+static int decode_of(const struct hook_input *in, struct error *e)
+{
+	struct wire_writer w = { 0 };
+	int ret;
+
+	hook_input_encode(in, &w);
+	ret = decode(&w, w.len, e);
+	wire_writer_free(&w);
+	return ret;
+}
+
+static void test_input_decode(void)
+{
+	struct hook_input in = sample_input(), out = { 0 };
+	struct idmap_extent many[IDMAP_MAX_EXTENTS + 1];
+	struct wire_writer w = { 0 };
+	struct error e = { 0, "" };
+	size_t cut, refused = 0;
+	char *bad[] = { "/a/../b", NULL };
+
+	hook_input_encode(&in, &w);
+	ok(hook_input_decode(w.data, w.len, &out, &e) == 0 && !strcmp(out.id, "c1") &&
+	   out.pid == 42 && !strcmp(out.root_path, "/b/rootfs") && out.root_readonly &&
+	   out.uid_map.count == 1 && out.uid_map.extent[0].host == 100000 &&
+	   out.opts.extra_count == 1 && !strcmp(out.opts.extra_mounts[0], "/data") &&
+	   !out.userns_path, "parsed input: decoded as encoded (%s)", e.msg);
+	hook_input_free(&out);
+	for (cut = 0; cut < w.len; cut++)
+		refused += decode(&w, cut, &e) == -EPROTO;
+	ok(refused == w.len, "parsed input: each of %zu truncations refused", w.len);
+	wire_put_u32(&w, 0);
+	ok(decode(&w, w.len, &e) == -EPROTO && strstr(e.msg, "4 unexpected bytes"),
+	   "parsed input: trailing bytes refused (%s)", e.msg);
+	w.data[4] = '\0';	/* the first byte of the id */
+	ok(decode(&w, w.len, &e) == -EPROTO && strstr(e.msg, "holds a NUL byte"),
+	   "parsed input: a NUL in a string refused (%s)", e.msg);
+	wire_writer_free(&w);
+
+	in.root_path = "rootfs";
+	ok(decode_of(&in, &e) == -EPROTO && strstr(e.msg, "root.path from the parser child is not absolute"),
+	   "parsed input: a relative rootfs refused (%s)", e.msg);
+	in = sample_input();
+	in.opts.extra_mounts = bad;
+	ok(decode_of(&in, &e) == -EINVAL && strstr(e.msg, "must be a plain absolute path"),
+	   "parsed input: an extra mount with .. refused (%s)", e.msg);
+	in = sample_input();
+	for (cut = 0; cut < ARRAY_SIZE(many); cut++)
+		many[cut] = (struct idmap_extent){ (uint32_t)cut, (uint32_t)cut, 1 };
+	in.uid_map = (struct idmap){ many, ARRAY_SIZE(many) };
+	ok(decode_of(&in, &e) == -EPROTO && strstr(e.msg, "value 341 from the parser child is above 340"),
+	   "parsed input: 341 extents refused (%s)", e.msg);
+	in = sample_input();
+	in.pid = -1;
+	ok(decode_of(&in, &e) == -EPROTO && strstr(e.msg, "above 2147483647"),
+	   "parsed input: a pid above INT_MAX refused (%s)", e.msg);
+}
+
 int main(void)
 {
 	size_t i;
@@ -1610,6 +1711,7 @@ int main(void)
 	test_error();
 	test_closep();
 	test_path_within();
+	test_input_decode();
 	remove_tree(scratch);
 	return tap_done();
 }

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seccomp-gen: build the hook's two seccomp filters with libseccomp and
+ * print them as C arrays (oci-hook/Makefile writes them to
+ * seccomp-filters.h, which sandbox.c includes).
+ *
+ * Argument rules are libseccomp's, not hand-written BPF, and nothing is
+ * compiled when the hook starts: under an emulator building a filter at
+ * run time was a third of the hook's time, and the hook runs once per
+ * container.  The filters are for the architecture this runs on, which
+ * must be the one the hook is built for (the Makefile runs both with
+ * the same compiler); any other ABI (i386, x32) is killed.
+ *
+ *   parser  the child that parses the container's JSON: reads its
+ *           request pipe, writes its reply pipe and stderr, allocates
+ *           memory, exits.  Nothing that names a file, a socket or
+ *           another process.
+ *   hook    the privileged parent once it has joined the container's
+ *           mount namespace and opened the mounts to shift: reads
+ *           /proc and mountinfo (openat without any write, create or
+ *           truncate flag), logs to its open files and syslog socket,
+ *           and calls configfd.  No new socket, no connect, no openat2
+ *           (seccomp cannot see open_how's flags), no setns.
+ *
+ * Everything else fails with EPERM, so that a refused call is a clear
+ * error rather than a dead hook; tgkill, which only abort() makes, kills
+ * the process once abort() has written its message.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "configfd.h"
+#include "privsep.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Calls both filters allow with any arguments. */
+static const int common_calls[] = {
+	SCMP_SYS(read), SCMP_SYS(close), SCMP_SYS(fstat),
+	/* malloc and realloc; mmap only without PROT_EXEC, below */
+	SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	/* glibc's qsort sizes its buffer by the memory size */
+	SCMP_SYS(sysinfo),
+	/* abort() and fortify failures: the message, then the signal */
+	SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction), SCMP_SYS(getpid),
+	SCMP_SYS(gettid),
+	/* the self-test's report of who the process is */
+	SCMP_SYS(getuid), SCMP_SYS(getgid),
+	SCMP_SYS(exit_group), SCMP_SYS(exit),
+};
+
+static const int hook_calls[] = {
+	SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(lseek),
+	SCMP_SYS(newfstatat), SCMP_SYS(statx),
+	/* syslog(3): a datagram on the socket connected before the filter */
+	SCMP_SYS(sendto),
+	/* log time stamps (vDSO, else the syscall); the stage check */
+	SCMP_SYS(clock_gettime), SCMP_SYS(geteuid),
+	__NR_configfd_open, __NR_configfd_action,
+};
+
+/* Every flag of openat(2) that writes, creates or truncates. */
+#define OPEN_WRITE_FLAGS \
+	(O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY))
+
+/*
+ * Argument comparisons, spelled out: libseccomp's SCMP_A0() leaves a
+ * field to the compiler's zeroing, which clang's warnings refuse.
+ */
+static struct scmp_arg_cmp arg_equals(unsigned int arg, scmp_datum_t value)
+{
+	return (struct scmp_arg_cmp){ arg, SCMP_CMP_EQ, value, 0 };
+}
+
+/* (argument & mask) == 0 */
+static struct scmp_arg_cmp arg_has_none_of(unsigned int arg, scmp_datum_t mask)
+{
+	return (struct scmp_arg_cmp){ arg, SCMP_CMP_MASKED_EQ, mask, 0 };
+}
+
+static void check(int ret, const char *what)
+{
+	if (ret < 0) {
+		fprintf(stderr, "seccomp-gen: %s: %s\n", what, strerror(-ret));
+		exit(1);
+	}
+}
+
+static void allow_all(scmp_filter_ctx ctx, const int *calls, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, calls[i], 0),
+		      "allowing a syscall");
+}
+
+/* Rules both filters share. */
+static void add_common(scmp_filter_ctx ctx)
+{
+	allow_all(ctx, common_calls, ARRAY_SIZE(common_calls));
+	/* No executable memory: nothing the hook does needs it. */
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
+			       arg_has_none_of(2, PROT_EXEC)), "mmap");
+	/*
+	 * Only abort() signals: it has written its message by then, and
+	 * a tgkill that may reach another process is never needed.
+	 */
+	check(seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(tgkill), 0),
+	      "tgkill");
+}
+
+static void add_parser(scmp_filter_ctx ctx)
+{
+	add_common(ctx);
+	/* Its reply and stderr (abort's message); nothing else is open. */
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+			       arg_equals(0, PARSER_REPLY_FD)), "write");
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+			       arg_equals(0, STDERR_FILENO)), "write");
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(writev), 1,
+			       arg_equals(0, STDERR_FILENO)), "writev");
+}
+
+static void add_hook(scmp_filter_ctx ctx)
+{
+	add_common(ctx);
+	allow_all(ctx, hook_calls, ARRAY_SIZE(hook_calls));
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+			       arg_has_none_of(2, OPEN_WRITE_FLAGS)),
+	      "openat");
+}
+
+/* The exported program, as `static const struct sock_filter name[]`. */
+static void print_filter(const char *name, void (*add)(scmp_filter_ctx))
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+	struct sock_filter insn;
+	FILE *tmp = tmpfile();
+	size_t count = 0;
+
+	if (!ctx || !tmp) {
+		fprintf(stderr, "seccomp-gen: %s: out of memory or no temporary file\n",
+			name);
+		exit(1);
+	}
+	check(seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS),
+	      "bad-architecture action");
+	add(ctx);
+	check(seccomp_export_bpf(ctx, fileno(tmp)), "seccomp_export_bpf");
+	seccomp_release(ctx);
+	rewind(tmp);
+	printf("static const struct sock_filter %s[] = {\n", name);
+	/* In this machine's byte order, which is the hook's. */
+	while (fread(&insn, sizeof(insn), 1, tmp) == 1) {
+		printf("\t{ 0x%04x, %u, %u, 0x%08x },\n", insn.code, insn.jt,
+		       insn.jf, insn.k);
+		count++;
+	}
+	printf("};\n\n");
+	fclose(tmp);
+	if (count == 0) {
+		fprintf(stderr, "seccomp-gen: %s: empty program\n", name);
+		exit(1);
+	}
+}
+
+int main(void)
+{
+	printf("/* Generated by oci-hook/tools/seccomp-gen.c with libseccomp %u.%u.%u: do not edit. */\n\n",
+	       seccomp_version()->major, seccomp_version()->minor,
+	       seccomp_version()->micro);
+	print_filter("parser_filter", add_parser);
+	print_filter("hook_filter", add_hook);
+	if (fflush(stdout) != 0) {
+		perror("seccomp-gen: writing the filters");
+		return 1;
+	}
+	return 0;
+}
