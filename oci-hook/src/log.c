@@ -118,6 +118,13 @@ static const char *priority_name(int priority)
 	}
 }
 
+/* What snprintf made of line[size] (n), cut as it cut it; nowhere to report a failure. */
+static void write_formatted(int fd, const char *line, int n, size_t size)
+{
+	if (n > 0)
+		(void)write_all(fd, line, (size_t)n < size ? (size_t)n : size - 1);
+}
+
 static void to_file(int priority, const char *sep, const char *msg)
 {
 	char stamp[32] = "-", line[LOG_LINE_MAX + 1024];
@@ -130,9 +137,7 @@ static void to_file(int priority, const char *sep, const char *msg)
 	n = snprintf(line, sizeof(line), "%s %s[%d] %s: %s%s%s\n", stamp,
 		     log_state.ident, (int)getpid(), priority_name(priority),
 		     log_state.context, sep, msg);
-	if (n > 0)
-		(void)write_all(log_state.file_fd, line,
-			   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	write_formatted(log_state.file_fd, line, n, sizeof(line));
 }
 
 void log_msg(int priority, const char *fmt, ...)
@@ -152,9 +157,7 @@ void log_msg(int priority, const char *fmt, ...)
 
 		n = snprintf(line, sizeof(line), "%s: %s%s%s\n", log_state.ident,
 			     log_state.context, sep, msg);
-		if (n > 0)
-			(void)write_all(STDERR_FILENO, line,
-				   (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		write_formatted(STDERR_FILENO, line, n, sizeof(line));
 	}
 	if (log_state.sinks & LOG_SINK_SYSLOG)
 		syslog(priority, "%s%s%s", log_state.context, sep, msg);
