@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -318,6 +319,25 @@ static int child_drop_privileges(struct error *e)
 	return 0;
 }
 
+/*
+ * The child ends with the hook: a runtime's hook timeout kills the hook,
+ * and a child parsing on would outlive it.  Set after the uid change,
+ * which clears it; the parent may have gone already in between.  Its
+ * CPU time is bounded too, whatever the input makes of the parser.
+ */
+static int child_tie_to_hook(pid_t hook, struct error *e)
+{
+	struct rlimit cpu = { PARSER_CPU_SECONDS, PARSER_CPU_SECONDS };
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return error_errno(e, errno, "parser child: prctl(PR_SET_PDEATHSIG)");
+	if (getppid() != hook)
+		return error_msg(e, ESRCH, "parser child: the hook is gone");
+	if (setrlimit(RLIMIT_CPU, &cpu) < 0)
+		return error_errno(e, errno, "parser child: setrlimit(RLIMIT_CPU)");
+	return 0;
+}
+
 /* What the child is and may do, for the hook's log. */
 static void child_self_test(void)
 {
@@ -332,8 +352,8 @@ static void child_self_test(void)
 	child_note(note);
 }
 
-static void __attribute__((noreturn)) parser_main(int request, int reply,
-						   bool self_test)
+static void __attribute__((noreturn)) parser_main(pid_t hook, int request,
+						   int reply, bool self_test)
 {
 	struct hook_input in;
 	struct wire_writer w = { 0 };
@@ -343,7 +363,7 @@ static void __attribute__((noreturn)) parser_main(int request, int reply,
 
 	memset(&in, 0, sizeof(in));
 	if (child_keep_only_pipes(request, reply, &e) < 0 ||
-	    child_drop_privileges(&e) < 0 ||
+	    child_drop_privileges(&e) < 0 || child_tie_to_hook(hook, &e) < 0 ||
 	    sandbox_install(SANDBOX_PARSER, &e) < 0)
 		child_fail(&e, NULL);
 	if (self_test)
@@ -379,6 +399,7 @@ struct parser {
 
 static int parser_start(struct parser *p, bool self_test, struct error *e)
 {
+	pid_t hook = getpid();
 	int request[2], reply[2];
 
 	if (pipe2(request, O_CLOEXEC) < 0)
@@ -391,7 +412,7 @@ static int parser_start(struct parser *p, bool self_test, struct error *e)
 	}
 	p->pid = fork();
 	if (p->pid == 0)
-		parser_main(request[0], reply[1], self_test);
+		parser_main(hook, request[0], reply[1], self_test);
 	close(request[0]);
 	close(reply[1]);
 	p->request = request[1];

@@ -37,6 +37,12 @@
 #define PARSER_UID	65534
 #define PARSER_GID	65534
 
+/*
+ * CPU seconds the child may use: a 4 MiB config.json takes well under
+ * one, even under an emulator.
+ */
+#define PARSER_CPU_SECONDS	30
+
 /* Caps on a reply: a hook_input is paths, ids and two maps. */
 #define PARSER_REPLY_MAX	(1024 * 1024)
 
