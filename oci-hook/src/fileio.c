@@ -129,6 +129,24 @@ int open_in_root(int rootfd, const char *path)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+int read_bundle_config(const char *bundle, size_t cap, int *dirfd, char **text,
+		       size_t *len, struct error *e)
+{
+	char display[PATH_MAX + sizeof("/config.json")];
+	int fd, ret;
+
+	snprintf(display, sizeof(display), "%s/config.json", bundle);
+	fd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno(e, errno, "open bundle `%s`", bundle);
+	ret = read_regular_file_at(fd, "config.json", display, REFUSE_SYMLINK,
+				   cap, text, len, e);
+	if (ret == 0 && dirfd)
+		*dirfd = steal_fd(&fd);
+	closep(&fd);
+	return ret;
+}
+
 int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;

@@ -65,6 +65,15 @@ int write_file_atomic(int dirfd, const char *display, const char *name,
 		      const void *data, size_t len, const struct stat *old,
 		      struct error *e);
 
+/*
+ * read_bundle_config: <bundle>/config.json, a regular file and not a
+ * symlink, of at most cap bytes, into a new *text (as
+ * read_regular_file_at).  With dirfd, the bundle directory's O_PATH fd
+ * is left there for the caller to write back through.
+ */
+int read_bundle_config(const char *bundle, size_t cap, int *dirfd, char **text,
+		       size_t *len, struct error *e);
+
 /* write_all: all len bytes (retrying short writes and EINTR): 0 or -errno. */
 int write_all(int fd, const void *data, size_t len);
 

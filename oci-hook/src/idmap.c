@@ -47,6 +47,15 @@ static int extent_from_json(yajl_val obj, const char *what, size_t index,
 	return 0;
 }
 
+static int check_extent_count(size_t n, const char *what, struct error *e)
+{
+	if (n > IDMAP_MAX_EXTENTS)
+		return error_msg(e, EINVAL,
+				 "%s: %zu extents, the kernel allows at most %d",
+				 what, n, IDMAP_MAX_EXTENTS);
+	return 0;
+}
+
 int idmap_from_json(yajl_val array, const char *what, struct idmap *map,
 		    struct error *e)
 {
@@ -54,10 +63,9 @@ int idmap_from_json(yajl_val array, const char *what, struct idmap *map,
 	int ret;
 
 	/* Checked before allocating: the array's length is the author's. */
-	if (n > IDMAP_MAX_EXTENTS)
-		return error_msg(e, EINVAL,
-				 "%s: %zu extents, the kernel allows at most %d",
-				 what, n, IDMAP_MAX_EXTENTS);
+	ret = check_extent_count(n, what, e);
+	if (ret < 0)
+		return ret;
 	map->count = 0;
 	map->extent = calloc(n ? n : 1, sizeof(*map->extent));
 	if (!map->extent)
@@ -181,10 +189,9 @@ int idmap_validate(const struct idmap *map, const char *what,
 
 	if (map->count == 0)
 		return error_msg(e, EINVAL, "%s: empty", what);
-	if (map->count > IDMAP_MAX_EXTENTS)
-		return error_msg(e, EINVAL,
-				 "%s: %zu extents, the kernel allows at most %d",
-				 what, map->count, IDMAP_MAX_EXTENTS);
+	ret = check_extent_count(map->count, what, e);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < map->count; i++) {
 		ret = check_extent(&map->extent[i], what, i, e);
 		if (ret < 0)

@@ -305,11 +305,7 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 	int ret;
 
 	snprintf(display, sizeof(display), "%s/config.json", bundle);
-	dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return error_errno(e, errno, "open bundle `%s`", bundle);
-	ret = read_regular_file_at(dirfd, "config.json", display, REFUSE_SYMLINK,
-				   CONFIG_MAX, &text, &len, e);
+	ret = read_bundle_config(bundle, CONFIG_MAX, &dirfd, &text, &len, e);
 	if (ret == 0 && fstatat(dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		ret = error_errno(e, errno, "stat `%s`", display);
 	/*

@@ -528,21 +528,6 @@ static int send_document(struct parser *p, const char *text, size_t len,
 	return 0;
 }
 
-/* config.json of the bundle: a regular file, not a symlink, capped. */
-static int read_config(const char *bundle, char **text, size_t *len,
-		       struct error *e)
-{
-	_cleanup_close_ int dirfd = -1;
-	char display[PATH_MAX + sizeof("/config.json")];
-
-	snprintf(display, sizeof(display), "%s/config.json", bundle);
-	dirfd = open(bundle, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return error_errno(e, errno, "open bundle `%s`", bundle);
-	return read_regular_file_at(dirfd, "config.json", display, REFUSE_SYMLINK,
-				    CONFIG_MAX, text, len, e);
-}
-
 static int exchange(struct parser *p, int state_fd, struct hook_input *in,
 		    struct error *e)
 {
@@ -567,7 +552,7 @@ static int exchange(struct parser *p, int state_fd, struct hook_input *in,
 	if (ret < 0)
 		return ret;
 	free(steal_pointer(&text));
-	ret = read_config(bundle, &text, &len, e);
+	ret = read_bundle_config(bundle, CONFIG_MAX, NULL, &text, &len, e);
 	if (ret == 0)
 		ret = send_document(p, text, len, "config.json", e);
 	if (ret == 0)
