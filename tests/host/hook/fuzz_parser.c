@@ -6,13 +6,16 @@
  * An input is the state, a NUL byte, then config.json (no NUL: all of
  * it is the state).  Each goes through what the hook does with it:
  * state_parse, config_parse (with a fixed bundle when the state gave
- * none), and hook_input_validate when there is a user namespace.
+ * none), and hook_input_validate when there is a user namespace.  The
+ * whole input is also what the privileged hook decodes from its parser
+ * child (hook_input_decode): a compromised child controls those bytes.
  * Built by `make -C oci-hook fuzz`, run by tests/host/hook_fuzz_parser.sh.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "privsep.h"
 #include "spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in.bundle && config_parse(config, config_len, &in, &e) == 0 &&
 	    in.has_userns)
 		hook_input_validate(&in, &e);
+	hook_input_free(&in);
+	memset(&in, 0, sizeof(in));
+	hook_input_decode((const char *)data, size, &in, &e);
 	hook_input_free(&in);
 	free(state);
 	free(config);
