@@ -15,7 +15,7 @@ id=hook-privsep-$$
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" none none /bin/probe id
 state_json "$id" $$ "$SCRATCH/c" >"$SCRATCH/state"
 assert_status 0 env SHIFTBIND_HOOK_SECCOMP_TEST=1 \
-	strace -f -o "$SCRATCH/hook.trace" \
+	strace -ff -o "$SCRATCH/hook.trace" \
 	-e trace=setresuid,capset,prctl,seccomp,read,openat,socket,connect,mkdirat \
 	"$HOOK" prestart <"$SCRATCH/state"
 assert_contains "shiftbind-hook: prestart: parser child: uid 65534, gid 65534, no capabilities" \
@@ -25,27 +25,28 @@ assert_contains "seccomp self-test (parser filter): refused with EPERM: open for
 assert_contains "container $id: no user namespace in config.json: nothing to do" \
 	"$OUTPUT" "hook's stderr (it went on after the self-test)"
 
-trace=$(cat "$SCRATCH/hook.trace")
-child=$(awk '/setresuid\(65534, 65534, 65534\) = 0/ { print $1; exit }' <<<"$trace")
-[ -n "$child" ] || fail "no process of the hook became uid 65534: $trace"
-child_trace=$(awk -v p="$child" '$1 == p' <<<"$trace")
-filter=$(grep -n -m 1 -E 'prctl\(PR_SET_SECCOMP, SECCOMP_MODE_FILTER.* = 0$' <<<"$child_trace" | cut -d: -f1)
-first_read=$(grep -n -m 1 ' read(' <<<"$child_trace" | cut -d: -f1)
+# strace -ff: one file per process, hook.trace.PID, calls never split;
+# strace pads before " = RESULT".
+child_file=$(grep -l -E '^setresuid\(65534, 65534, 65534\) += 0$' "$SCRATCH"/hook.trace.*) ||
+	fail "no process of the hook became uid 65534: $(grep -h setresuid "$SCRATCH"/hook.trace.*)"
+child_trace=$(cat "$child_file")
+filter=$(grep -n -m 1 -E '^prctl\(PR_SET_SECCOMP, SECCOMP_MODE_FILTER.* = 0$' <<<"$child_trace" | cut -d: -f1)
+first_read=$(grep -n -m 1 '^read(' <<<"$child_trace" | cut -d: -f1)
 [ -n "$filter" ] || fail "the parser child loaded no filter: $child_trace"
 [ -n "$first_read" ] || fail "the parser child read nothing: $child_trace"
 [ "$filter" -lt "$first_read" ] || fail "the parser child read (line $first_read) before its filter (line $filter): $child_trace"
-setuid=$(grep -n -m 1 'setresuid(65534' <<<"$child_trace" | cut -d: -f1)
+setuid=$(grep -n -m 1 '^setresuid(65534' <<<"$child_trace" | cut -d: -f1)
 [ "$setuid" -lt "$filter" ] || fail "the parser child dropped to nobody after its filter: $child_trace"
 
 # Each of the child's calls after its filter that names a file or a
 # socket was refused; the hook opened config.json.
 after=$(tail -n +"$filter" <<<"$child_trace")
-refused=$(grep -E ' (openat|socket|connect|mkdirat)\(' <<<"$after")
+refused=$(grep -E '^(openat|socket|connect|mkdirat)\(' <<<"$after")
 [ -n "$refused" ] || fail "the self-test made no call: $after"
 if grep -v -q '= -1 EPERM' <<<"$refused"; then
 	fail "a call of the parser child was not refused: $refused"
 fi
-assert_match "openat\\(AT_FDCWD, \"/proc/self/status\", O_RDONLY\\|O_CLOEXEC\\) = -1 EPERM" "$refused" \
+assert_match "openat\\(AT_FDCWD, \"/proc/self/status\", O_RDONLY\\|O_CLOEXEC\\) += -1 EPERM" "$refused" \
 	"the child's read-only open"
-assert_match "^[0-9]+ +openat\\([0-9]+, \"config.json\", .*\\) = [0-9]+$" \
-	"$(awk -v p="$child" '$1 != p' <<<"$trace")" "the hook's open of config.json"
+hook_trace=$(grep -L 'setresuid(65534' "$SCRATCH"/hook.trace.* | xargs cat)
+assert_match "openat\\([0-9]+, \"config.json\", [^)]*\\) += [0-9]+" "$(grep config.json <<<"$hook_trace")" "the hook's open of config.json"
