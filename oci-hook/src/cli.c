@@ -7,6 +7,8 @@
  *   shiftbind shift SRC DST
  *   shiftbind status [--json] [PATH]
  *   shiftbind prepare-image DIR
+ *   shiftbind prepare-store STORE
+ *   shiftbind podman-setup STORE...
  *   shiftbind apply-config [FILE]
  *   shiftbind patch-config [--rootless] [--hook PATH] BUNDLE
  */
@@ -29,6 +31,7 @@
 #include "owners.h"
 #include "patch.h"
 #include "paths.h"	/* generated: SHIFTBIND_HOOK_PATH, SHIFTBIND_ALLOW_CONF */
+#include "podman.h"
 #include "prepare.h"
 #include "privileged.h"
 #include "status.h"
@@ -171,6 +174,35 @@ static int cmd_prepare_image(int argc, char **argv, struct error *e)
 	return prepare_image(argv[optind], stdout, e);
 }
 
+static int cmd_prepare_store(int argc, char **argv, struct error *e)
+{
+	static const struct option longopts[] = { { NULL, 0, NULL, 0 } };
+
+	if (next_option(argc, argv, longopts) != -1 || argc - optind != 1)
+		return USAGE;
+	return prepare_store(argv[optind], stdout, e);
+}
+
+/* PODMAN_INSIDE_OPTION is how the command finds itself in podman's namespace. */
+static int cmd_podman_setup(int argc, char **argv, struct error *e)
+{
+	static const struct option longopts[] = {
+		{ PODMAN_INSIDE_OPTION + 2, no_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool inside = false;
+	int c;
+
+	while ((c = next_option(argc, argv, longopts)) != -1) {
+		if (c != 'i')
+			return USAGE;
+		inside = true;
+	}
+	if (argc - optind < 1)
+		return USAGE;
+	return podman_setup(argv + optind, argc - optind, inside, stdout, e);
+}
+
 static int cmd_apply_config(int argc, char **argv, struct error *e)
 {
 	static const struct option longopts[] = { { NULL, 0, NULL, 0 } };
@@ -219,6 +251,14 @@ static const struct command commands[] = {
 	{ "prepare-image", "DIR",
 	  "create the mount targets runtimes need in image DIR (real root)",
 	  cmd_prepare_image },
+	{ "prepare-store", "STORE",
+	  "make the podman overlay store STORE usable by rootless podman users:\n"
+	  "      metadata readable, opaque directories marked for user namespaces\n"
+	  "      (real root)", cmd_prepare_store },
+	{ "podman-setup", "STORE...",
+	  "shift each STORE over itself in your rootless podman's mount namespace\n"
+	  "      (the store's user, after boot or podman system migrate)",
+	  cmd_podman_setup },
 	{ "apply-config", "[FILE]",
 	  "mark every store listed in FILE (default " SHIFTBIND_ALLOW_CONF ")",
 	  cmd_apply_config },

@@ -1,0 +1,101 @@
+# shellcheck shell=bash
+# Helpers of the podman_rootless_* tests (sourced after testlib.sh): a
+# containers/storage store real root fills with its podman (overlay
+# driver), shared read-only with the test user's rootless podman as an
+# additional image store.  Not a test: the runner runs only *.sh.
+
+readonly PODMAN_STORE=/srv/podman-store
+readonly PODMAN_STORE_FILLED=/run/shiftbind-podman-store.filled
+
+# store_podman ARG...: real root's podman on the shared store.
+store_podman() {
+	podman --root "$PODMAN_STORE" --runroot /run/podman-store-runroot \
+		--storage-driver overlay --cgroup-manager cgroupfs \
+		--events-backend file --runtime /usr/bin/crun "$@"
+}
+
+# podman_store_fill: once per boot, without network: localhost/busybox-shared
+# (one layer, the shared image) and localhost/layered on top of it, whose
+# layer deletes /etc/shadow (a whiteout) and replaces /home (an opaque
+# directory holding only upper/only-upper).
+podman_store_fill() {
+	local ctx
+	[ -e "$PODMAN_STORE_FILLED" ] && return 0
+	ctx=$(mktemp -d)
+	rm -rf "$PODMAN_STORE"
+	mkdir -p "$PODMAN_STORE"
+	chmod 0755 "$PODMAN_STORE"
+	tar -C "$SHARED_IMAGE" -cf "$ctx/busybox.tar" .
+	store_podman import "$ctx/busybox.tar" localhost/busybox-shared >/dev/null ||
+		fail "podman import into $PODMAN_STORE failed"
+	printf '%s\n' 'FROM localhost/busybox-shared' \
+		'RUN rm /etc/shadow && rm -rf /home && mkdir -p /home/upper && echo upper >/home/upper/only-upper' \
+		>"$ctx/Containerfile"
+	store_podman build --pull=never --network none -t localhost/layered "$ctx" >/dev/null ||
+		fail "podman build of localhost/layered in $PODMAN_STORE failed"
+	rm -rf "$ctx"
+	touch "$PODMAN_STORE_FILLED"
+}
+
+# podman_store_prepare: prepare-store, before the mark (which makes the
+# store's bind read-only).
+podman_store_prepare() {
+	shiftbind prepare-store "$PODMAN_STORE" >/dev/null ||
+		fail "shiftbind prepare-store $PODMAN_STORE failed"
+}
+
+# podman_store_share: the admin's one step, idempotent: prepare the store
+# for rootless podman and mark it for real root and the test user.
+podman_store_share() {
+	podman_store_prepare
+	shiftbind allow --owner 0 --owner "$TEST_USER" "$PODMAN_STORE" >/dev/null ||
+		fail "shiftbind allow $PODMAN_STORE failed"
+}
+
+# podman_store_unshare: withdraw the mark and remove the store's bind.
+podman_store_unshare() {
+	shiftbind disallow "$PODMAN_STORE" >/dev/null 2>&1 || true
+	while mountpoint -q "$PODMAN_STORE"; do umount "$PODMAN_STORE" || break; done
+}
+
+# as_user CMD ARG...: CMD as the test user, from /tmp.
+as_user() {
+	su "$TEST_USER" -s /bin/sh -c 'cd /tmp && exec "$@"' -- sh "$@"
+}
+
+# user_podman ARG...: the test user's rootless podman, with the guest's
+# fallbacks (no systemd: cgroupfs, file events) and crun.
+user_podman() {
+	as_user podman --cgroup-manager=cgroupfs --events-backend file \
+		--runtime /usr/bin/crun "$@"
+}
+
+# user_podman_fresh: the test user's podman as on first use, its default
+# rootless configuration plus the shared store as an additional image
+# store: its storage and its rootless namespace (pause process) are gone.
+user_podman_fresh() {
+	local home
+	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
+	user_podman system reset --force >/dev/null 2>&1 || true
+	pkill -KILL -u "$TEST_USER" 2>/dev/null || true
+	rm -rf "$home/.local/share/containers" "$home/.config/containers"
+	mkdir -p "$home/.config/containers"
+	printf '[storage]\ndriver = "overlay"\n\n[storage.options]\nadditionalimagestores = ["%s"]\n' \
+		"$PODMAN_STORE" >"$home/.config/containers/storage.conf"
+	chown -R "$TEST_USER:" "$home/.config"
+}
+
+# user_run IMAGE ARG...: a rootless container of the test user, no network.
+user_run() {
+	user_podman run --rm --network none "$@"
+}
+
+# store_fingerprint: every entry of the store, owner, mode, size and
+# content, as one text to compare.
+store_fingerprint() {
+	(cd "$PODMAN_STORE" && find . -path ./libpod -prune -o -path ./overlay-containers -prune \
+		-o -path ./tmp -prune -o -path ./mounts -prune -o \
+		-printf '%U:%G %m %s %y %p\n' | sort &&
+		find . -type f \( -path './overlay/*/diff/*' \) -print0 | sort -z |
+		xargs -0 -r sha256sum)
+}
