@@ -187,7 +187,7 @@ static int cmd_prepare_store(int argc, char **argv, struct error *e)
 static int cmd_podman_setup(int argc, char **argv, struct error *e)
 {
 	static const struct option longopts[] = {
-		{ PODMAN_INSIDE_OPTION + 2, no_argument, NULL, 'i' },
+		{ PODMAN_INSIDE_NAME, no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool inside = false;

@@ -22,7 +22,8 @@
 #include "error.h"
 
 /* The option podman-setup passes itself inside `podman unshare`. */
-#define PODMAN_INSIDE_OPTION "--in-podman-namespace"
+#define PODMAN_INSIDE_NAME	"in-podman-namespace"
+#define PODMAN_INSIDE_OPTION	"--" PODMAN_INSIDE_NAME
 
 /*
  * prepare_store: what rootless podman needs of a store real root's podman

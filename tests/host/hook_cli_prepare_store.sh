@@ -1,0 +1,90 @@
+#!/bin/bash
+# shiftbind prepare-store (release build) on a store laid out as real
+# root's podman lays out an overlay store:
+#   - the metadata (the store, overlay/, overlay/l, each layer's
+#     directory, link and lower files, overlay-images/ and
+#     overlay-layers/ with their lists, manifests and locks) becomes
+#     readable by all; the layers' contents keep their modes
+#   - a directory with trusted.overlay.opaque gets user.overlay.opaque
+#     with the same value; one without gets none
+#   - a second run changes nothing and says so (0 / 0 / 0)
+#   - a directory that is no overlay store, and a store under a directory
+#     others can write, are refused with what to do
+#   - podman-setup as root is refused (it is the rootless user's step)
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/hook/lib.sh"
+require_root
+scratch_dir
+
+build_oci_hook all
+cli=$BUILD/shiftbind
+
+# Under /var/lib (root's, 0755, on a disk file system: user.* xattrs,
+# which tmpfs lacks before Linux 6.6): /tmp is 1777, which the store
+# checks refuse.
+base=$(mktemp -d /var/lib/shiftbind-prepare-store.XXXXXX)
+chmod 0755 "$base"
+trap 'rm -rf "$base" "$SCRATCH"' EXIT
+store=$base/store
+layer=$store/overlay/0123abcd
+mkdir -p "$layer/diff/home" "$layer/diff/etc" "$store/overlay/l" \
+	"$store/overlay-images/img1" "$store/overlay-layers"
+echo '[]' >"$store/overlay-layers/layers.json"
+echo manifest >"$store/overlay-images/img1/manifest"
+echo L1 >"$layer/link"
+echo secret >"$layer/diff/etc/shadow"
+touch "$store/storage.lock" "$store/overlay-layers/layers.lock"
+chmod 0700 "$store/overlay" "$layer" "$store/overlay-images" "$store/overlay-images/img1" \
+	"$store/overlay-layers"
+chmod 0600 "$store/overlay-layers/layers.json" "$store/overlay-images/img1/manifest" \
+	"$layer/link" "$layer/diff/etc/shadow" "$store/storage.lock"
+chmod 0755 "$store"
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.overlay.opaque", b"y")' \
+	"$layer/diff/home"
+
+assert_status 0 "$cli" prepare-store "$store"
+assert_eq "$store: prepared for rootless podman: 5 directories and 4 files of its metadata made readable by all users, 1 opaque directories marked user.overlay.opaque" \
+	"$OUTPUT" "report"
+modes=$(cd "$store" && find . -printf '%m %p\n' | sort -k2)
+assert_eq ". 755
+./overlay 755
+./overlay-images 755
+./overlay-images/img1 755
+./overlay-images/img1/manifest 644
+./overlay-layers 755
+./overlay-layers/layers.json 644
+./overlay-layers/layers.lock 644
+./overlay/0123abcd 755
+./overlay/0123abcd/diff 755
+./overlay/0123abcd/diff/etc 755
+./overlay/0123abcd/diff/etc/shadow 600
+./overlay/0123abcd/diff/home 755
+./overlay/0123abcd/link 644
+./overlay/l 755
+./storage.lock 644" "$(awk '{ print $2, $1 }' <<<"$modes")" "modes after prepare-store"
+opaque() {
+	python3 -c 'import os, sys
+try:
+    print(os.getxattr(sys.argv[1], "user.overlay.opaque").decode())
+except OSError:
+    print("none")' "$1"
+}
+assert_eq y "$(opaque "$layer/diff/home")" "user.overlay.opaque of the opaque directory"
+assert_eq none "$(opaque "$layer/diff/etc")" "user.overlay.opaque of another directory"
+
+assert_status 0 "$cli" prepare-store "$store"
+assert_eq "$store: prepared for rootless podman: 0 directories and 0 files of its metadata made readable by all users, 0 opaque directories marked user.overlay.opaque" \
+	"$OUTPUT" "a second run"
+
+mkdir "$base/empty"
+assert_status 1 "$cli" prepare-store "$base/empty"
+assert_contains "$base/empty is not a containers/storage store of the overlay driver (no overlay/ and overlay-layers/layers.json); fill it with: podman --root $base/empty --storage-driver overlay" \
+	"$OUTPUT" "a directory that is no store"
+
+chmod 0777 "$base"
+assert_status 1 "$cli" prepare-store "$store"
+assert_contains "is writable by its group and others" "$OUTPUT" "a store under a world-writable directory"
+chmod 0755 "$base"
+
+assert_status 1 "$cli" podman-setup "$store"
+assert_contains "podman-setup is for a rootless podman user, not root" "$OUTPUT" "podman-setup as root"
