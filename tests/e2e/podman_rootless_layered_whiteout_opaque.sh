@@ -8,13 +8,7 @@
 # shows the lower layer's user/ as well.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
-require_guest
-scratch_dir
-trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
-
-podman_store_fill
-podman_store_share
-user_podman_fresh
+podman_test_setup
 assert_status 0 as_user shiftbind podman-setup "$PODMAN_STORE"
 
 assert_status 0 user_run localhost/layered /bin/busybox ls -a /home

@@ -6,14 +6,7 @@
 # directory that is no podman overlay store says how to fill one.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
-require_guest
-scratch_dir
-trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
-
-podman_store_fill
-podman_store_unshare
-podman_store_prepare
-user_podman_fresh
+podman_test_setup prepared
 status=0
 out=$(as_user shiftbind podman-setup "$PODMAN_STORE" 2>&1) || status=$?
 [ "$status" -ne 0 ] || fail "podman-setup succeeded on an unmarked store: $out"

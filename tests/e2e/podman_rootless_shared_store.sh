@@ -6,13 +6,7 @@
 # sees the image's real owners.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
-require_guest
-scratch_dir
-trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
-
-podman_store_fill
-podman_store_share
-user_podman_fresh
+podman_test_setup
 assert_status 0 user_podman info --format '{{.Store.GraphDriverName}} {{.Store.GraphOptions}}'
 assert_match '^overlay map\[overlay\.imagestore:/srv/podman-store\]$' "$(tail -n 1 <<<"$OUTPUT")" \
 	"the user's storage driver: native overlay, no mount program"

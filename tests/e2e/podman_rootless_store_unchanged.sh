@@ -5,14 +5,8 @@
 # owner-for-owner what it was.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
-require_guest
-scratch_dir
-trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
-
-podman_store_fill
-podman_store_share
+podman_test_setup
 before=$(store_fingerprint)
-user_podman_fresh
 assert_status 0 as_user shiftbind podman-setup "$PODMAN_STORE"
 assert_status 0 user_podman run --network none --name writer localhost/layered \
 	/bin/busybox sh -c 'echo new >/etc/passwd && echo x >/home/upper/only-upper && touch /created'

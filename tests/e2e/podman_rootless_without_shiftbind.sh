@@ -5,13 +5,7 @@
 # the namespace where podman-setup ran.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
-require_guest
-scratch_dir
-trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
-
-podman_store_fill
-podman_store_share
-user_podman_fresh
+podman_test_setup
 status=0
 out=$(user_run localhost/busybox-shared /bin/probe stat "${OWNER_PATHS[@]}" 2>&1) || status=$?
 if [ "$status" -eq 0 ]; then

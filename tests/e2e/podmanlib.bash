@@ -99,3 +99,21 @@ store_fingerprint() {
 		find . -type f \( -path './overlay/*/diff/*' \) -print0 | sort -z |
 		xargs -0 -r sha256sum)
 }
+
+# podman_test_setup [shared|prepared]: how every podman_rootless_* test
+# starts: in the guest, with a scratch directory, the store filled and
+# either shared (prepared and marked for the test user, the default) or
+# only prepared, and the test user's podman fresh.  All of it is undone
+# at exit.
+podman_test_setup() {
+	require_guest
+	scratch_dir
+	trap 'user_podman_fresh; podman_store_unshare; rm -rf "$SCRATCH"' EXIT
+	podman_store_fill
+	case ${1:-shared} in
+	shared) podman_store_share ;;
+	prepared) podman_store_unshare && podman_store_prepare ;;
+	*) fail "podman_test_setup: unknown state '$1'" ;;
+	esac
+	user_podman_fresh
+}
