@@ -474,6 +474,19 @@ static int child_error(struct wire_reader *r, struct hook_input *in,
 	return error_msg(e, code ? (int)code : EINVAL, "%s", msg);
 }
 
+/* A note of the child's (its self-test), logged as the hook's. */
+static int log_note(struct wire_reader *r, struct error *e)
+{
+	_cleanup_free_ char *note = NULL;
+	int ret = wire_get_str(r, ERROR_MSG_MAX - 1, false, &note, e);
+
+	if (ret == 0)
+		ret = wire_end(r, e);
+	if (ret == 0)
+		log_msg(LOG_INFO, "%s", note);
+	return ret;
+}
+
 /*
  * The next reply, which must be want (an error instead is the child's
  * error; notes are logged on the way).  *buf holds what r reads.
@@ -505,16 +518,9 @@ static int parser_reply(struct parser *p, uint32_t want, char **buf,
 		if (tag != REPLY_NOTE)
 			return error_msg(e, EPROTO, "parser child: reply %u, expected %u",
 					 tag, want);
-		{
-			_cleanup_free_ char *note = NULL;
-
-			ret = wire_get_str(r, ERROR_MSG_MAX - 1, false, &note, e);
-			if (ret == 0)
-				ret = wire_end(r, e);
-			if (ret < 0)
-				return ret;
-			log_msg(LOG_INFO, "%s", note);
-		}
+		ret = log_note(r, e);
+		if (ret < 0)
+			return ret;
 	}
 }
 
@@ -528,11 +534,11 @@ static int send_document(struct parser *p, const char *text, size_t len,
 	return 0;
 }
 
-static int exchange(struct parser *p, int state_fd, struct hook_input *in,
-		    struct error *e)
+/* The state to the child; back: the container's id and its bundle. */
+static int exchange_state(struct parser *p, int state_fd, struct hook_input *in,
+			  char **bundle, struct error *e)
 {
 	_cleanup_free_ char *text = NULL;
-	_cleanup_free_ char *bundle = NULL;
 	_cleanup_free_ char *buf = NULL;
 	struct wire_reader r;
 	size_t len;
@@ -546,12 +552,22 @@ static int exchange(struct parser *p, int state_fd, struct hook_input *in,
 	if (ret == 0)
 		ret = wire_get_str(&r, CONTAINER_ID_MAX, false, &in->id, e);
 	if (ret == 0)
-		ret = get_absolute_path(&r, "bundle", false, &bundle, e);
+		ret = get_absolute_path(&r, "bundle", false, bundle, e);
 	if (ret == 0)
 		ret = wire_end(&r, e);
-	if (ret < 0)
-		return ret;
-	free(steal_pointer(&text));
+	return ret;
+}
+
+/* The bundle's config.json to the child; back: the whole input. */
+static int exchange_config(struct parser *p, const char *bundle,
+			   struct hook_input *in, struct error *e)
+{
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *buf = NULL;
+	struct wire_reader r;
+	size_t len;
+	int ret;
+
 	ret = read_bundle_config(bundle, CONFIG_MAX, NULL, &text, &len, e);
 	if (ret == 0)
 		ret = send_document(p, text, len, "config.json", e);
@@ -559,7 +575,7 @@ static int exchange(struct parser *p, int state_fd, struct hook_input *in,
 		ret = parser_reply(p, REPLY_INPUT, &buf, &r, in, e);
 	if (ret < 0)
 		return ret;
-	/* The id and bundle again, in the full input. */
+	/* The id comes again, with everything else. */
 	free(in->id);
 	in->id = NULL;
 	ret = hook_input_decode(r.p, r.left, in, e);
@@ -573,6 +589,7 @@ int parse_untrusted_input(int state_fd, bool self_test, struct hook_input *in,
 			  struct error *e)
 {
 	struct parser p = { -1, -1, -1 };
+	_cleanup_free_ char *bundle = NULL;
 	int ret;
 
 	/* A child that dies mid-document is an error, not a SIGPIPE. */
@@ -580,6 +597,8 @@ int parse_untrusted_input(int state_fd, bool self_test, struct hook_input *in,
 	ret = parser_start(&p, self_test, e);
 	if (ret < 0)
 		return ret;
-	ret = exchange(&p, state_fd, in, e);
+	ret = exchange_state(&p, state_fd, in, &bundle, e);
+	if (ret == 0)
+		ret = exchange_config(&p, bundle, in, e);
 	return parser_finish(&p, ret, e);
 }
