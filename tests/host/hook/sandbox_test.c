@@ -332,6 +332,8 @@ static enum filter_outcome expected_outcome(const struct filter_case *c)
  */
 static void check_abort(enum sandbox_kind kind)
 {
+	static const char words[] = "*** last words ***\n";
+	const struct iovec last_words = { (void *)words, sizeof(words) - 1 };
 	struct error e = { 0, "" };
 	char buf[256] = "";
 	int status, pipefd[2];
@@ -348,9 +350,7 @@ static void check_abort(enum sandbox_kind kind)
 		if (dup2(pipefd[1], STDERR_FILENO) < 0 || sandbox_install(kind, &e) < 0)
 			_exit(1);
 		/* How glibc's fortify and assert failures print (writev). */
-		struct iovec iov = { "*** last words ***\n", 19 };
-
-		if (writev(STDERR_FILENO, &iov, 1) < 0)
+		if (writev(STDERR_FILENO, &last_words, 1) < 0)
 			_exit(1);
 		abort();
 	}
