@@ -67,6 +67,16 @@ assert_contains "/proc/self/uid_map ($(print_map /proc/self/uid_map)) does not m
 run_hook prestart "$(hook_state 0 "$SCRATCH/userns")"
 assert_contains "state: pid: 0 is no process" "$OUTPUT"
 
+# The container's process is pinned by a pidfd before its /proc directory
+# is opened: a pid that is gone is refused by number (pidfd_open: ESRCH),
+# never looked up again by path.
+sh -c 'exit 0' &
+gone=$!
+wait "$gone"
+run_hook prestart "$(hook_state "$gone" "$SCRATCH/userns")"
+assert_eq 1 "$STATUS" "exit status for a pid that is gone; output: $OUTPUT"
+assert_contains "state: pid $gone: No such process" "$OUTPUT"
+
 # A process whose namespace has config.json's mapping passes the checks;
 # then the hook needs the kernel's configfd, which this host lacks.
 unshare -U -m sleep 60 &
