@@ -81,13 +81,6 @@ static int parse_stage(const char *arg, enum stage *out)
 }
 
 /*
- * The directory of the process whose id mappings and mount namespace
- * count: the container's init at prestart, the hook itself at
- * createContainer, where it runs inside the container's namespaces
- * (crun 1.8.1 passes pid 0 there).  An fd to it pins that process: a
- * reused pid is never reached through it.
- */
-/*
  * /proc/<pid> of the process the state names, and no other: the pid is
  * pinned with a pidfd first, and still alive once the directory is open,
  * so the number was not reused in between (the directory then stays
@@ -113,6 +106,13 @@ static int open_pinned_proc_dir(pid_t pid, const char *display, int *out,
 	return 0;
 }
 
+/*
+ * The directory of the process whose id mappings and mount namespace
+ * count: the container's init at prestart, the hook itself at
+ * createContainer, where it runs inside the container's namespaces
+ * (crun 1.8.1 passes pid 0 there).  At prestart it is pinned
+ * (open_pinned_proc_dir).
+ */
 static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
 			 size_t size, struct error *e)
 {

@@ -3,7 +3,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dirent.h>
 #include <fcntl.h>
 #include <fts.h>
 #include <limits.h>
@@ -98,27 +97,6 @@ static int readable_entry(FTSENT *ent, struct prepared *p, struct error *e)
 	return make_readable(ent->fts_path, ent->fts_statp, p, e);
 }
 
-/*
- * overlay/: the directory, l/ (the short names), each layer's directory
- * and its link and lower files; never a layer's contents (diff/, and
- * work/ or merged/ where they exist).
- */
-static int readable_layer_entry(FTSENT *ent, struct prepared *p,
-				struct error *e)
-{
-	bool dir = S_ISDIR(ent->fts_statp->st_mode);
-	int ret;
-
-	if (ent->fts_level >= 2 && dir)
-		return 1;
-	if (ent->fts_level >= 2 && strcmp(ent->fts_name, "link") &&
-	    strcmp(ent->fts_name, "lower"))
-		return 0;
-	ret = make_readable(ent->fts_path, ent->fts_statp, p, e);
-	/* l/ holds only links; nothing below a layer's directory is walked. */
-	return ret == 0 && ent->fts_level == 1 && !strcmp(ent->fts_name, "l") ? 1 : ret;
-}
-
 #define OPAQUE_XATTR		"trusted.overlay.opaque"
 #define OPAQUE_USER_XATTR	"user.overlay.opaque"
 
@@ -144,31 +122,29 @@ static int copy_opaque(FTSENT *ent, struct prepared *p, struct error *e)
 	return 0;
 }
 
-/* Every layer's diff/, for copy_opaque. */
-static int copy_opaque_of_layers(const char *overlay, struct prepared *p,
-				 struct error *e)
+/*
+ * overlay/: the directory, l/ (the short names), each layer's directory
+ * and its link and lower files become readable; in a layer's diff/, the
+ * image's own files, only opaque marks are copied; work/ and merged/,
+ * where they exist, are left alone.
+ */
+static int prepare_layer_entry(FTSENT *ent, struct prepared *p,
+			       struct error *e)
 {
-	DIR *dir = opendir(overlay);
-	struct dirent *d;
-	int ret = 0;
+	bool in_diff = ent->fts_level >= 3 ||
+		       (ent->fts_level == 2 && !strcmp(ent->fts_name, "diff"));
+	int ret;
 
-	if (!dir)
-		return error_errno(e, errno, "open `%s`", overlay);
-	while (ret == 0 && (d = readdir(dir))) {
-		char diff[PATH_MAX + NAME_MAX + sizeof("//diff")];
-		struct stat st;
-
-		if (d->d_name[0] == '.' || !strcmp(d->d_name, "l"))
-			continue;
-		if (snprintf(diff, sizeof(diff), "%s/%s/diff", overlay,
-			     d->d_name) >= (int)sizeof(diff))
-			ret = error_msg(e, ENAMETOOLONG, "`%s/%s`: path too long",
-					overlay, d->d_name);
-		else if (lstat(diff, &st) == 0 && S_ISDIR(st.st_mode))
-			ret = walk(diff, copy_opaque, p, e);
-	}
-	closedir(dir);
-	return ret;
+	if (in_diff)
+		return copy_opaque(ent, p, e);
+	if (ent->fts_level == 2 && S_ISDIR(ent->fts_statp->st_mode))
+		return 1;
+	if (ent->fts_level == 2 && strcmp(ent->fts_name, "link") &&
+	    strcmp(ent->fts_name, "lower"))
+		return 0;
+	ret = make_readable(ent->fts_path, ent->fts_statp, p, e);
+	/* l/ holds only links. */
+	return ret == 0 && ent->fts_level == 1 && !strcmp(ent->fts_name, "l") ? 1 : ret;
 }
 
 /* The store's own directory and its top-level lock files. */
@@ -218,9 +194,7 @@ int prepare_store(const char *path, FILE *report, struct error *e)
 	}
 	snprintf(sub, sizeof(sub), "%s/overlay", canon);
 	if (ret == 0)
-		ret = walk(sub, readable_layer_entry, &p, e);
-	if (ret == 0)
-		ret = copy_opaque_of_layers(sub, &p, e);
+		ret = walk(sub, prepare_layer_entry, &p, e);
 	if (ret < 0)
 		return error_context(e, "preparing store %s", path);
 	fprintf(report,
