@@ -16,9 +16,17 @@
 # built from:
 #   linux-<srcver>/            git repository of the pristine extract (tag
 #                              "base"), its work tree patched with the series
-#   build-<srcver>-<cfghash>/  O= build directory of one configuration
-# A changed series re-patches only the files the patches touch, so the next
-# build is incremental; a changed configuration gets a new build directory.
+#   build-<srcver>-<variant>/  O= build directory of one variant; its
+#                              .shiftbind-configured holds the hash of the
+#                              configuration fragments it was configured
+#                              from, .shiftbind-built the series and that
+#                              hash it was built from
+# A changed series re-patches only the files the patches touch, and a
+# changed fragment reconfigures the same directory, so either way the next
+# build is incremental: Kbuild records the sources, headers and CONFIG_
+# options each object depends on.  (A directory per configuration would
+# not be: a copy of a build directory rebuilds everything, because
+# objtool's build records absolute paths and every object depends on it.)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -46,11 +54,18 @@ config_fragments() {
 }
 
 build_dir() {
-	local key
-	# shellcheck disable=SC2046
-	key=$(hash_files $(config_fragments "${1:-test}"))
-	echo "$(kernel_cache)/build-$(source_version)-$key"
+	config_fragments "${1:-test}" >/dev/null # dies on an unknown variant
+	echo "$(kernel_cache)/build-$(source_version)-${1:-test}"
 }
+
+# config_key VARIANT: hash of the variant's configuration fragments.
+config_key() {
+	# shellcheck disable=SC2046
+	hash_files $(config_fragments "$1")
+}
+
+# built_key VARIANT: what a finished build of the variant was made from.
+built_key() { echo "$(series_key) config $(config_key "$1")"; }
 
 # load_series: the patches the series file names, in order, as absolute
 # paths, into the array PATCHES.  Run in the calling shell, never in a
@@ -147,10 +162,13 @@ apply_series() {
 }
 
 configure() {
-	local variant=$1 src build frag
+	local variant=$1 src build key
 	src=$(source_dir)
 	build=$(build_dir "$variant")
-	[ -f "$build/.config" ] && [ -f "$build/.shiftbind-configured" ] && return 0
+	key=$(config_key "$variant")
+	[ -f "$build/.config" ] && [ "$(cat "$build/.shiftbind-configured" 2>/dev/null)" = "$key" ] &&
+		return 0
+	rm -f "$build/.shiftbind-configured"
 	mkdir -p "$build"
 	log "configuring $variant kernel in $build"
 	make -s -C "$src" O="$build" defconfig kvm_guest.config >/dev/null
@@ -160,7 +178,7 @@ configure() {
 	make -s -C "$src" O="$build" olddefconfig >/dev/null
 	# shellcheck disable=SC2046
 	"$SHIFTBIND_ROOT/scripts/check-kconfig.sh" "$build/.config" $(config_fragments "$variant")
-	touch "$build/.shiftbind-configured"
+	echo "$key" >"$build/.shiftbind-configured"
 }
 
 build() {
@@ -172,7 +190,7 @@ build() {
 	configure "$variant"
 	src=$(source_dir)
 	build=$(build_dir "$variant")
-	key=$(series_key)
+	key=$(built_key "$variant")
 	if [ "$(cat "$build/.shiftbind-built" 2>/dev/null)" = "$key" ] &&
 		[ -f "$build/arch/x86/boot/bzImage" ]; then
 		log "$variant kernel up to date: $build/arch/x86/boot/bzImage"
@@ -194,9 +212,12 @@ build() {
 }
 
 image() {
-	local img
-	img=$(build_dir "${1:-test}")/arch/x86/boot/bzImage
+	local variant=${1:-test} build img
+	build=$(build_dir "$variant")
+	img=$build/arch/x86/boot/bzImage
 	[ -f "$img" ] || die "no kernel built at $img; run 'make kernel'"
+	[ "$(cat "$build/.shiftbind-built" 2>/dev/null)" = "$(built_key "$variant")" ] ||
+		die "the $variant kernel in $build was built from another series or configuration; run 'make kernel'"
 	echo "$img"
 }
 
@@ -251,11 +272,11 @@ export_series() {
 # directory of its own (so the main build stays warm): the first build is
 # cold, each later one incremental.  Stops at the first patch that breaks
 # the build.  Only then is the series bisectable.  A source tree that
-# built once is remembered (bisect-ok/TREE-ID in the build directory,
-# whose name keys the configuration), so a rerun after patches were
-# added or changed builds only the prefixes that are new.
+# built once is remembered (bisect-ok/CONFIG-TREE, the hashes of the
+# configuration and the source tree), so a rerun after patches were added
+# or changed builds only the prefixes that are new.
 bisect_build() {
-	local variant=${1:-test} repo tree build k total tree_id commit
+	local variant=${1:-test} repo tree build k total tree_id commit stamp
 	repo=$(source_dir)
 	apply_series
 	configure "$variant"
@@ -270,7 +291,8 @@ bisect_build() {
 	mkdir -p "$build/bisect-ok"
 	for ((k = 1; k <= total; k++)); do
 		tree_id=$(series_tree "$repo" "$k")
-		if [ -e "$build/bisect-ok/$tree_id" ]; then
+		stamp=$build/bisect-ok/$(config_key "$variant")-$tree_id
+		if [ -e "$stamp" ]; then
 			log "patches 1..$k of $total built before (tree $tree_id)"
 			continue
 		fi
@@ -287,7 +309,7 @@ bisect_build() {
 			tail -n 20 "$build/bisect-$k.log" >&2
 			die "the kernel does not build with patches 1..$k (${PATCHES[$((k - 1))]##*/}); log: $build/bisect-$k.log"
 		fi
-		touch "$build/bisect-ok/$tree_id"
+		touch "$stamp"
 	done
 	log "the kernel builds at each of the $total patches"
 }
