@@ -46,6 +46,7 @@
 # through a plain bind, in alternating batches (bench/fswork.c): the
 # mount's own cost, free of what varies between containers; a second
 # process compares two plain binds (1 by construction: the noise).
+# Last, rootless podman on a shared store: see bench/podman.sh.
 # shellcheck source-path=SCRIPTDIR source=../tests/lib/testlib.sh
 . /usr/lib/shiftbind/tests/lib/testlib.sh # make_bundle, json_args, crun_run
 
@@ -59,6 +60,12 @@ readonly METHODS=(plain userns shift idmap-mount chown-copy)
 # Timed hooks: shiftbind-hook, and the floors of any hook (see make_bundles).
 readonly HOOKS=(hook hook-static hook-dynamic)
 readonly HOOK_LOG=/run/shiftbind/hook.log
+# Real root's containers/storage store, shared with bench/podman.sh's user.
+PODMAN_STORE=$STORE/podman-store
+# shellcheck source=../tests/e2e/podmanlib.bash
+. "$SHIFTBIND_GUEST_LIB/tests/e2e/podmanlib.bash" # store_podman, user_podman, podman_store_share
+# shellcheck source=podman.sh
+. "$BENCH/podman.sh"
 
 step=setup # what was running, for the error record
 
@@ -435,7 +442,7 @@ control_comparison() {
 }
 
 main() {
-	local t0 t_images t_start t_steady size
+	local t0 t_images t_start t_steady t_podman size
 	trap on_exit EXIT
 	t0=$EPOCHREALTIME
 	progress "kernel $(uname -r), $START_TRIALS rounds ($TRIALS with copies), sizes ${SIZES[*]}"
@@ -449,9 +456,11 @@ main() {
 	t_start=$(since "$t0")
 	steady_benchmarks
 	t_steady=$(since "$t0")
-	printf '{"type":"end","images_done_s":%s,"starts_done_s":%s,"elapsed_s":%s}\n' \
-		"$t_images" "$t_start" "$t_steady"
-	progress "done in ${t_steady}s"
+	podman_benchmarks
+	t_podman=$(since "$t0")
+	printf '{"type":"end","images_done_s":%s,"starts_done_s":%s,"steady_done_s":%s,"elapsed_s":%s}\n' \
+		"$t_images" "$t_start" "$t_steady" "$t_podman"
+	progress "done in ${t_podman}s"
 }
 
 main "$@"

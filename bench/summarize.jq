@@ -22,12 +22,20 @@ def by(f): group_by(f) | map({key: (.[0] | f | tostring), value: .}) | from_entr
 
 def ratio($a; $b): if $a != null and $b != null and $b > 0 then $a / $b * 1000 | round / 1000 else null end;
 
-# paired($num; $den): median over trials of $num[trial] / $den[trial],
-# both arrays of records with .trial and .s.
-def paired($num; $den):
+# ratios($num; $den): $num[trial] / $den[trial] for every trial both
+# have, both arrays of records with .trial and .s.
+def ratios($num; $den):
 	($den | map({key: (.trial | tostring), value: .s}) | from_entries) as $d
-	| [$num[] | select($d[.trial | tostring]) | .s / $d[.trial | tostring]]
-	| median | if . == null then null else . * 1000 | round / 1000 end;
+	| [$num[] | select($d[.trial | tostring]) | .s / $d[.trial | tostring]];
+
+def milli: if . == null then null else . * 1000 | round / 1000 end;
+
+# paired($num; $den): the median of ratios($num; $den).
+def paired($num; $den): ratios($num; $den) | median | milli;
+
+# paired_stats($num; $den): the same with its spread.
+def paired_stats($num; $den):
+	ratios($num; $den) | {median: (median | milli), min: (min | milli), max: (max | milli), n: length};
 
 def goal($value; $op; $limit; $paired):
 	{value: $value, op: $op, limit: $limit, paired: $paired,
@@ -46,12 +54,26 @@ def goal($value; $op; $limit; $paired):
 | (map(select(.type == "hook"))) as $hooks
 | ($info.sizes | min) as $small
 | ($info.sizes | max) as $big
+# Rootless podman (bench/podman.sh): the same shapes, methods and variants
+# of their own.
+| (map(select(.type == "podman-start"))) as $pstart_records
+| ($pstart_records | by(.size) | map_values(by(.method) | map_values(map(.s) | stats))) as $pstart
+| (map(select(.type == "podman-steady"))) as $psteady_records
+| ($ops | map_values(. as $field | $psteady_records | by(.variant)
+                     | map_values(map(.[$field]) | stats))) as $psteady
+| ($pstart | map_values(map_values(.median))) as $pstart_median
+| ($psteady | map_values(map_values(.median))) as $psteady_median
 | ($start | map_values(map_values(.median))) as $start_median
 | ($steady | map_values(map_values(.median))) as $steady_median
 # Trial records with .s for paired(): starts of one method on one image,
 # steady-state runs of one variant and operation.
 | def starts($size; $method): $start_records | map(select(.size == $size and .method == $method));
   def steady($variant; $op): $steady_records | map(select(.variant == $variant) | {trial, s: .[$ops[$op]]});
+  def pstarts($size; $method): $pstart_records | map(select(.size == $size and .method == $method));
+  def psteady($variant; $op): $psteady_records | map(select(.variant == $variant) | {trial, s: .[$ops[$op]]});
+  def podman_steady_goal($op):
+	goal(ratio($psteady_median[$op].shiftbind; $psteady_median[$op]["podman-copy"]);
+	     "<="; 1.1; paired(psteady("shiftbind"; $op); psteady("podman-copy"; $op)));
 {
 	kernel: $info.kernel,
 	accel: $accel,
@@ -60,6 +82,7 @@ def goal($value; $op; $limit; $paired):
 	start: $start_median,
 	steady: $steady_median,
 	hook_s: ($hooks | map(select(.hook == "shiftbind-hook") | .s) | median | usec),
+	podman: {start: $pstart_median, steady: $psteady_median},
 	goals: {
 		shift_vs_plain_at_largest: goal(
 			ratio($start_median[$big | tostring].shift; $start_median[$big | tostring].plain);
@@ -78,7 +101,13 @@ def goal($value; $op; $limit; $paired):
 			"<="; 1.05; paired(steady("shift"; "read"); steady("bind"; "read"))),
 		steady_create_unlink_shift_vs_bind: goal(
 			ratio($steady_median.create_unlink.shift; $steady_median.create_unlink.bind);
-			"<="; 1.05; paired(steady("shift"; "create_unlink"); steady("bind"; "create_unlink")))
+			"<="; 1.05; paired(steady("shift"; "create_unlink"); steady("bind"; "create_unlink"))),
+		podman_shiftbind_growth_smallest_to_largest: goal(
+			ratio($pstart_median[$big | tostring].shiftbind; $pstart_median[$small | tostring].shiftbind);
+			"<="; 1.2; paired(pstarts($big; "shiftbind"); pstarts($small; "shiftbind"))),
+		podman_steady_stat_shiftbind_vs_copy: podman_steady_goal("stat"),
+		podman_steady_read_shiftbind_vs_copy: podman_steady_goal("read"),
+		podman_steady_create_unlink_shiftbind_vs_copy: podman_steady_goal("create_unlink")
 	},
 	detail: {
 		start: $start,
@@ -101,6 +130,19 @@ def goal($value; $op; $limit; $paired):
 		hook_all_images: ($hooks | by(.hook) | map_values(
 			{wall: (map(.s) | stats), container_start: (map(.start_s) | stats)})),
 		images: (map(select(.type == "image")) | by(.size) | map_values(first | del(.type))),
+		podman: {
+			start: $pstart,
+			start_to_podman_exit: ($pstart_records | by(.size)
+				| map_values(by(.method) | map_values(map(.total_s) | stats))),
+			steady: $psteady,
+			# Per trial, with the spread: what FUSE costs over shiftbind,
+			# and shiftbind over a plain overlay of a user-owned copy.
+			steady_ratios: ($ops | keys | map(. as $op | {key: $op, value: {
+				fuse_vs_shiftbind: paired_stats(psteady("fuse-overlayfs"; $op); psteady("shiftbind"; $op)),
+				shiftbind_vs_copy: paired_stats(psteady("shiftbind"; $op); psteady("podman-copy"; $op))}})
+				| from_entries),
+			imports: (map(select(.type == "podman-image")) | by(.size) | map_values(first | del(.type, .size)))
+		},
 		# One process, no container: mount A / a plain bind B, per round.
 		control: (map(select(.type == "control")) | by(.pair) | map_values(first
 			| {size, rounds, stat: (.stat_ratio | stats), read: (.read_ratio | stats)}))

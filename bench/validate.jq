@@ -1,4 +1,4 @@
-# bench/validate.jq: true when bench.json has the shape issue 8 asks for
+# bench/validate.jq: true when bench.json has the shape issues 8 and 17 ask for
 # and every measurement has all its trials (jq -e exits 1 otherwise).
 # Argument: $sizes, the sizes scripts/bench.sh asked for (array of numbers).
 
@@ -16,6 +16,11 @@ and ([.start[] | .plain, .shift, ."chown-copy", ."idmap-mount"] | all(seconds))
 and (.steady | keys) == ["create_unlink", "read", "stat"]
 and ([.steady[] | .bind, .shift] | all(seconds))
 and (.hook_s | seconds)
+and (.podman.start | keys_unsorted | map(tonumber) | sort) == ($sizes | sort)
+and ([.podman.start[] | .shiftbind, ."fuse-overlayfs", ."podman-copy"] | all(seconds))
+and (.podman.steady | keys) == ["create_unlink", "read", "stat"]
+and ([.podman.steady[] | .shiftbind, ."fuse-overlayfs", ."podman-copy"] | all(seconds))
+and ([.detail.podman.steady_ratios[][] | .n >= 1] | length == 6 and all)
 and (.trials as $n | .detail | del(.control) | complete($n))
 and ([.detail.control | .idmapped, .plain | select(.) | .stat.n == .rounds and .read.n == .rounds]
      | length == 2 and all)

@@ -38,7 +38,7 @@ install_project_files() {
 	if [ -d "$bin/bench" ]; then
 		install -d "$overlay/$GUEST_LIB/bench"
 		install -m 755 "$bin"/bench/* "$SHIFTBIND_ROOT/bench/guest.sh" \
-			"$overlay/$GUEST_LIB/bench/"
+			"$SHIFTBIND_ROOT/bench/podman.sh" "$overlay/$GUEST_LIB/bench/"
 	fi
 	# The hook and the CLI, as a distribution package would install them.
 	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2

@@ -46,13 +46,14 @@ check_params() {
 # A fresh ext4 for the images and the chown copies: a sparse file, made
 # here in a second (the guest has mkfs too, but not the time to spare).
 # The inode tables are written now, so no lazy init runs in the guest
-# during the measurements.
+# during the measurements.  An inode per 4 KiB: the images, their podman
+# imports and podman's copies are about a million small files.
 make_scratch_disk() {
 	check_free_space "$SHIFTBIND_CACHE/run" 3000
 	scratch=$SHIFTBIND_CACHE/run/bench-scratch-$$.img
 	rm -f "$scratch"
 	truncate -s "$SCRATCH_SIZE" "$scratch"
-	mkfs.ext4 -q -F -L shiftbind-bench -E lazy_itable_init=0,lazy_journal_init=0 \
+	mkfs.ext4 -q -F -L shiftbind-bench -i 4096 -E lazy_itable_init=0,lazy_journal_init=0 \
 		"$scratch" >/dev/null || die "mkfs.ext4 of the scratch disk $scratch failed"
 }
 
@@ -78,11 +79,15 @@ check_records() {
 
 plot() {
 	local data=$SHIFTBIND_OUT/bench-start.dat subtitle
-	jq -r '.detail.start | to_entries | sort_by(.key | tonumber)[]
-		| [(.key | tonumber)] + (.value as $m
-		  | ["plain", "userns", "shift", "idmap-mount", "chown-copy"]
-		  | map($m[.] | .median, .min, .max) | flatten) | @tsv' "$1" >"$data"
-	subtitle=$(jq -r '"kernel \(.kernel), \(.accel | ascii_upcase); median of \(.start_trials) rounds, chown-copy \(.trials); bars: fastest to slowest"' "$1")
+	jq -r '.detail.podman.start as $podman
+		| .detail.start | to_entries | sort_by(.key | tonumber)[]
+		| .key as $size
+		| [($size | tonumber)]
+		  + (.value as $m | ["plain", "userns", "shift", "idmap-mount", "chown-copy"]
+		     | map($m[.] | .median, .min, .max))
+		  + ($podman[$size] as $m | ["shiftbind", "fuse-overlayfs", "podman-copy"]
+		     | map($m[.] | .median, .min, .max)) | @tsv' "$1" >"$data"
+	subtitle=$(jq -r '"kernel \(.kernel), \(.accel | ascii_upcase); median of \(.start_trials) rounds, chown-copy and podman-copy \(.trials); bars: fastest to slowest"' "$1")
 	gnuplot -e "datafile='$data'; outfile='$2'; subtitle='$subtitle'" "$BENCH_DIR/plot.gp" ||
 		die "gnuplot failed on $data; see its messages above"
 }

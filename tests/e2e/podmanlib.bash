@@ -3,8 +3,10 @@
 # containers/storage store real root fills with its podman (overlay
 # driver), shared read-only with the test user's rootless podman as an
 # additional image store.  Not a test: the runner runs only *.sh.
+# bench/podman.sh sources it too, with a store and users of its own
+# (PODMAN_STORE set before, TEST_USER per call).
 
-readonly PODMAN_STORE=/srv/podman-store
+readonly PODMAN_STORE=${PODMAN_STORE:-/srv/podman-store}
 readonly PODMAN_STORE_FILLED=/run/shiftbind-podman-store.filled
 
 # store_podman ARG...: real root's podman on the shared store.
