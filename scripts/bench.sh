@@ -122,7 +122,7 @@ main() {
 	export GUEST_SCRATCH_DISK=$scratch
 	export GUEST_RESULTS=$SHIFTBIND_OUT/bench.results
 	export GUEST_CONSOLE=$SHIFTBIND_OUT/bench-console.log
-	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-5400}
+	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-10800}
 	export GUEST_APPEND="shiftbind.bench_trials=$TRIALS shiftbind.bench_start_trials=$START_TRIALS shiftbind.bench_sizes=$SIZES shiftbind.bench_churn=$CHURN shiftbind.bench_control_rounds=$CONTROL_ROUNDS ${GUEST_APPEND:-}"
 	log "booting the guest: $START_TRIALS rounds ($TRIALS with chown copies) on images of $SIZES entries (progress below; console: $GUEST_CONSOLE)"
 	"$SHIFTBIND_ROOT/scripts/run-guest.sh" bench "$kernel" "$image"
