@@ -377,7 +377,7 @@ steady_run() {
 # shift against bind is the goal; copy shows which part of a difference
 # is the user namespace and which the idmapped mount.
 steady_benchmarks() {
-	local size=${SIZES[-1]} variants=(bind shift copy) variant trial b i
+	local size=${SIZES[-1]} variants=(bind shift copy) variant b
 	step="steady state setup"
 	progress "steady state on the $size-entry image"
 	[ -d "$COPIES/$size" ] || "$BENCH/chown-copy" "$IMAGES/$size" "$COPIES/$size" "$MAP" "$MAP"
@@ -399,18 +399,29 @@ steady_benchmarks() {
 		# Untimed: fills the caches all variants then find warm.
 		steady_run "$variant" "bench-steady-$variant-warm" >/dev/null
 	done
+	steady_trials steady steady_run "${variants[@]}"
+	control_comparison "$size"
+}
+
+# steady_trials TYPE RUN VARIANT...: TRIALS rounds of `RUN VARIANT ID`
+# (a function that prints fswork's JSON line) on the largest image, over
+# the variants in an order that rotates with the round, so that no variant
+# always runs first; a TYPE record per run.
+steady_trials() {
+	local type=$1 run=$2 trial i variant
+	shift 2
+	local variants=("$@")
 	for trial in $(seq "$TRIALS"); do
-		progress "steady state, trial $trial of $TRIALS"
-		# A rotating order: no variant always runs first.
+		progress "$type, trial $trial of $TRIALS"
 		for ((i = 0; i < ${#variants[@]}; i++)); do
 			variant=${variants[(i + trial) % ${#variants[@]}]}
-			step="steady $variant trial $trial"
-			steady_run "$variant" "bench-steady-$variant-$trial" |
-				jq -c --arg v "$variant" --argjson trial "$trial" --argjson size "$size" \
-					'{type: "steady", variant: $v, trial: $trial, size: $size} + .'
+			step="$type $variant trial $trial"
+			"$run" "$variant" "bench-$type-$variant-$trial" |
+				jq -c --arg type "$type" --arg v "$variant" --argjson trial "$trial" \
+					--argjson size "${SIZES[-1]}" \
+					'{type: $type, variant: $v, trial: $trial, size: $size} + .'
 		done
 	done
-	control_comparison "$size"
 }
 
 # control_comparison SIZE: fswork through mount A against mount B of the

@@ -214,22 +214,13 @@ podman_steady_run() {
 }
 
 podman_steady_benchmarks() {
-	local size=${SIZES[-1]} variants=("${PODMAN_STEADY_VARIANTS[@]}") variant trial i
-	progress "podman steady state on the $size-entry image"
-	for variant in "${variants[@]}"; do
+	local variant
+	progress "podman steady state on the ${SIZES[-1]}-entry image"
+	for variant in "${PODMAN_STEADY_VARIANTS[@]}"; do
 		step="podman steady state warm-up, $variant"
 		podman_steady_run "$variant" "podman-steady-$variant-warm" >/dev/null
 	done
-	for trial in $(seq "$TRIALS"); do
-		progress "podman steady state, trial $trial of $TRIALS"
-		for ((i = 0; i < ${#variants[@]}; i++)); do
-			variant=${variants[(i + trial) % ${#variants[@]}]}
-			step="podman steady $variant trial $trial"
-			podman_steady_run "$variant" "podman-steady-$variant-$trial" |
-				jq -c --arg v "$variant" --argjson trial "$trial" --argjson size "$size" \
-					'{type: "podman-steady", variant: $v, trial: $trial, size: $size} + .'
-		done
-	done
+	steady_trials podman-steady podman_steady_run "${PODMAN_STEADY_VARIANTS[@]}"
 }
 
 podman_benchmarks() {
