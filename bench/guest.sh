@@ -304,17 +304,39 @@ hook_trial() {
 		"$(elapsed "$T_START" "$T_FIRST")"
 }
 
-# The kinds of container started on an image: the methods in an order that
-# rotates with the round, so that no method always follows the copy's
-# writeback; the copy only in the first TRIALS rounds (a 100k-entry copy
-# takes minutes); then the timed hooks, the floors on the largest image.
-round_kinds() {
-	local size=$1 round=$2 n=${#METHODS[@]} i method
+# rotated_methods ROUND COPY METHOD...: the methods in an order that rotates
+# with the round, so that no method always follows the copy's writeback;
+# the copy method only in the first TRIALS rounds (a copy of the largest
+# image takes minutes).  Shared by the crun and the podman benchmarks.
+rotated_methods() {
+	local round=$1 copy=$2 i method
+	shift 2
+	local methods=("$@") n=$#
 	for ((i = 0; i < n; i++)); do
-		method=${METHODS[(i + round) % n]}
-		[ "$method" != chown-copy ] || [ "$round" -le "$TRIALS" ] || continue
+		method=${methods[(i + round) % n]}
+		[ "$method" != "$copy" ] || [ "$round" -le "$TRIALS" ] || continue
 		echo "$method"
 	done
+}
+
+# warm_up_methods SIZE COPY METHOD...: the methods to warm up on an image:
+# every one, the copy only on the smallest image: on the others it is the
+# same code, minutes longer.
+warm_up_methods() {
+	local size=$1 copy=$2 method
+	shift 2
+	for method; do
+		[ "$method" != "$copy" ] || [ "$size" = "${SIZES[0]}" ] || continue
+		echo "$method"
+	done
+}
+
+# round_kinds SIZE ROUND: the kinds of container started on an image in a
+# round: the rotated methods, then the timed hooks, the floors on the
+# largest image.
+round_kinds() {
+	local size=$1 round=$2
+	rotated_methods "$round" chown-copy "${METHODS[@]}"
 	echo hook
 	[ "$size" != "${SIZES[-1]}" ] || echo hook-static hook-dynamic
 }
@@ -325,11 +347,9 @@ start_benchmarks() {
 		step="warming up on the $size-entry image"
 		progress "$step"
 		make_bundles "$size"
-		# Every kind once, the copy only on the smallest image: on the
-		# others it is the same code, minutes longer, and its source is
-		# still in the page cache from mkimage.
-		for kind in $(round_kinds "$size" 1); do
-			[ "$kind" != chown-copy ] || [ "$size" = "${SIZES[0]}" ] || continue
+		# Every kind once; the copy's source is still in the page
+		# cache from mkimage.
+		for kind in $(warm_up_methods "$size" chown-copy $(round_kinds "$size" 1)); do
 			warm_up "$size" "$kind"
 		done
 	done

@@ -170,33 +170,19 @@ podman_start_trial() {
 		"$(elapsed "$T_START" "$T_END")"
 }
 
-# podman_round_methods ROUND: the methods in an order that rotates with
-# the round; podman-copy only in the first TRIALS rounds (minutes each on
-# the largest image).
-podman_round_methods() {
-	local round=$1 n=${#PODMAN_METHODS[@]} i method
-	for ((i = 0; i < n; i++)); do
-		method=${PODMAN_METHODS[(i + round) % n]}
-		[ "$method" != podman-copy ] || [ "$round" -le "$TRIALS" ] || continue
-		echo "$method"
-	done
-}
-
 podman_start_benchmarks() {
 	local size method round
 	for size in "${SIZES[@]}"; do
 		progress "podman: warming up on the $size-entry image"
-		# podman-copy only on the smallest image: the copy is the same
-		# code on every image, and its warm-up mapping (K=0) is spent.
-		for method in "${PODMAN_METHODS[@]}"; do
-			[ "$method" != podman-copy ] || [ "$size" = "${SIZES[0]}" ] || continue
+		# podman-copy's warm-up mapping (K=0) is spent on the smallest.
+		for method in $(warm_up_methods "$size" podman-copy "${PODMAN_METHODS[@]}"); do
 			podman_warm_up "$size" "$method"
 		done
 	done
 	for round in $(seq "$START_TRIALS"); do
 		progress "podman start latency, round $round of $START_TRIALS"
 		for size in "${SIZES[@]}"; do
-			for method in $(podman_round_methods "$round"); do
+			for method in $(rotated_methods "$round" podman-copy "${PODMAN_METHODS[@]}"); do
 				podman_start_trial "$size" "$method" "$round"
 			done
 		done
