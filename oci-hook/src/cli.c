@@ -3,7 +3,7 @@
  * shiftbind: administer shift bind mounts.  See shiftbind(8).
  *
  *   shiftbind allow [--rw] [--suid] [--owner WHO]... [--force] PATH
- *   shiftbind disallow PATH
+ *   shiftbind disallow [--revoke] PATH
  *   shiftbind shift SRC DST
  *   shiftbind status [--json] [PATH]
  *   shiftbind prepare-image DIR
@@ -96,11 +96,21 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 
 static int cmd_disallow(int argc, char **argv, struct error *e)
 {
-	static const struct option longopts[] = { { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = {
+		{ "revoke", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool revoke = false;
+	int c;
 
-	if (next_option(argc, argv, longopts) != -1 || argc - optind != 1)
+	while ((c = next_option(argc, argv, longopts)) != -1) {
+		if (c != 'r')
+			return USAGE;
+		revoke = true;
+	}
+	if (argc - optind != 1)
 		return USAGE;
-	return disallow_store(argv[optind], stdout, e);
+	return disallow_store(argv[optind], revoke, stdout, e);
 }
 
 /*
@@ -242,8 +252,9 @@ static const struct command commands[] = {
 	  "mark the store PATH allow-shift (real root): read-only and nosuid unless\n"
 	  "      --rw/--suid, for the user namespaces of the owners WHO (uid, user name\n"
 	  "      or FIRST-LAST; default: real root's only)", cmd_allow },
-	{ "disallow", "PATH",
-	  "withdraw the allow-shift mark of the store PATH (real root)", cmd_disallow },
+	{ "disallow", "[--revoke] PATH",
+	  "withdraw the allow-shift mark of the store PATH (real root); --revoke also takes back the shifts made through it",
+	  cmd_disallow },
 	{ "shift", "SRC DST",
 	  "mount a shift bind of SRC on DST (root of a user namespace)", cmd_shift },
 	{ "status", "[--json] [PATH]",

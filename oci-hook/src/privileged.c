@@ -243,13 +243,22 @@ int create_marked_bind(int pathfd, const char *path, const struct mark *m,
 
 /*
  * Called by `shiftbind disallow` as real root in the host's mount
- * namespace (the kernel allows disallow-shift to real root only).  It
- * only takes power away: the kernel withdraws the mark every copy of
- * the mount shares, so no namespace can make a new shift through it.
+ * namespace (the kernel allows disallow-shift and revoke to real root
+ * only).  It only takes power away: the kernel withdraws the mark every
+ * copy of the mount shares, so no namespace can make a new shift through
+ * it; with revoke, every shift made through it refuses all access from
+ * then on, wherever it is mounted or held.
  */
-int withdraw_mark(int pathfd, const char *path, struct error *e)
+int withdraw_mark(int pathfd, const char *path, bool revoke, struct error *e)
 {
-	return reconfigure_flag(pathfd, path, "disallow-shift", e);
+	struct mark_steps s = { .n = 0 };
+
+	add_step(&s, CONFIGFD_SET_FD, "pathfd", NULL, pathfd);
+	add_step(&s, CONFIGFD_SET_FLAG, "disallow-shift", NULL, 0);
+	if (revoke)
+		add_step(&s, CONFIGFD_SET_FLAG, "revoke", NULL, 0);
+	add_step(&s, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0);
+	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, s.step, s.n, path, e);
 }
 
 /*

@@ -49,8 +49,11 @@ int mark_mount(int pathfd, const char *path, const struct mark *m,
 int create_marked_bind(int pathfd, const char *path, const struct mark *m,
 		       int *bindfd, struct error *e);
 
-/* withdraw_mark: withdraw the allow-shift mark of the mount rooted at pathfd. */
-int withdraw_mark(int pathfd, const char *path, struct error *e);
+/*
+ * withdraw_mark: withdraw the allow-shift mark of the mount rooted at
+ * pathfd; with revoke, also revoke every live shift made through it.
+ */
+int withdraw_mark(int pathfd, const char *path, bool revoke, struct error *e);
 
 /* create_shift_bind: a detached shift bind of srcfd, as a new fd in *bindfd. */
 int create_shift_bind(int srcfd, const char *src, int *bindfd,

@@ -87,7 +87,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 	return 0;
 }
 
-int disallow_store(const char *path, FILE *report, struct error *e)
+int disallow_store(const char *path, bool revoke, FILE *report,
+		   struct error *e)
 {
 	_cleanup_close_ int fd = -1;
 	struct mount_facts facts;
@@ -104,18 +105,25 @@ int disallow_store(const char *path, FILE *report, struct error *e)
 		return error_msg(e, EINVAL,
 				 "`%s` is not a mount point, so it carries no mark of its own; name the marked store (`shiftbind status` lists them)",
 				 canon);
-	if (!facts.allow_shift)
+	/*
+	 * A mark withdrawn before is not in mountinfo, but its shifts can
+	 * still be revoked: the kernel says whether the mount holds one.
+	 */
+	if (!facts.allow_shift && !revoke)
 		return error_msg(e, EINVAL,
-				 "`%s` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (`shiftbind status` lists the marks)",
+				 "`%s` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (`shiftbind status` lists the marks; --revoke takes back the shifts of a withdrawn mark)",
 				 canon);
 	ret = kernel_check_configfd(configfd_probe(), e);
 	if (ret == 0)
-		ret = withdraw_mark(fd, canon, e);
+		ret = withdraw_mark(fd, canon, revoke, e);
 	if (ret < 0)
 		return ret;
 	fprintf(report, "withdrew the allow-shift mark of %s: no user namespace can make a new shift through it or any copy of it, in any mount namespace\n",
 		canon);
-	fprintf(report, "shifts made before stay until they are unmounted (a running container keeps its shifted root until it stops); the mount itself stays, with its flags\n");
+	if (revoke)
+		fprintf(report, "revoked every shift made through it: in every mount namespace, attached or held detached, each refuses all access from now on (EACCES), and files opened for write through them write nothing more\n");
+	else
+		fprintf(report, "shifts made before stay until they are unmounted (a running container keeps its shifted root until it stops; `shiftbind disallow --revoke` takes them back at once); the mount itself stays, with its flags\n");
 	return 0;
 }
 

@@ -30,7 +30,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
  * disallow_store: withdraw the mark of the store at path (resolved as
  * allow_store resolves it), which must be a marked mount root.
  */
-int disallow_store(const char *path, FILE *report, struct error *e);
+int disallow_store(const char *path, bool revoke, FILE *report,
+		   struct error *e);
 
 /*
  * apply_config: mark every store listed in file.  A bad file marks
