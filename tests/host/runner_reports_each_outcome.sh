@@ -1,7 +1,8 @@
 #!/bin/bash
 # The suite runner turns exit statuses and TAP output into result lines:
 # pass, fail with the test's output as diagnostics, skip with its reason,
-# TAP subtests under the suite's name (notes after them kept), a TAP file whose plan does not match
+# TAP subtests under the suite's name (notes after them kept; a kselftest
+# fixture named after the suite said once), a TAP file whose plan does not match
 # as a failure, and a "# ran" marker after every file.
 . "$(dirname "$0")/../lib/testlib.sh"
 scratch_dir
@@ -11,7 +12,7 @@ mkdir -p "$suite"
 printf '#!/bin/sh\nexit 0\n' >"$suite/passes.sh"
 printf '#!/bin/sh\necho something broke\nexit 3\n' >"$suite/fails.sh"
 printf '#!/bin/sh\necho "SKIP: no widget"\nexit 77\n' >"$suite/skips.sh"
-printf '#!/bin/sh\necho 1..3\necho "ok 1 first"\necho "not ok 2 second"\necho "ok 3 third # 42 calls"\n' >"$suite/sub.tap"
+printf '#!/bin/sh\necho 1..4\necho "ok 1 first"\necho "not ok 2 second"\necho "ok 3 third # 42 calls"\necho "ok 4 demo.fixture_test"\n' >"$suite/sub.tap"
 printf '#!/bin/sh\necho 1..3\necho "ok 1 - only"\n' >"$suite/short.tap"
 printf 'not executable, not a test\n' >"$suite/README"
 chmod +x "$suite"/*.sh "$suite"/*.tap
@@ -23,6 +24,7 @@ assert_contains 'ok - demo.skips # SKIP no widget' "$out"
 assert_contains 'ok - demo.first' "$out"
 assert_contains 'not ok - demo.second' "$out"
 assert_contains 'ok - demo.third # 42 calls' "$out"
+assert_contains $'ok - demo.fixture_test\n' "$out"
 assert_contains 'ok - demo.only' "$out"
 assert_contains $'not ok - demo.short\n#   exit status 0, planned 3, reported 1' "$out"
 assert_eq 5 "$(grep -c '^# ran demo/' <<<"$out")" "number of ran markers"

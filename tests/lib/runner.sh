@@ -78,6 +78,9 @@ run_tap_test() {
 		elif [[ $line =~ $re ]]; then
 			seen=$((seen + 1))
 			local tname=${BASH_REMATCH[3]// /_}
+			# A kselftest names its results FIXTURE.TEST: a fixture
+			# named after the suite is said once (shift.NAME).
+			tname=${tname#"$suite".}
 			if [ -n "${BASH_REMATCH[1]}" ]; then
 				echo "not ok - $suite.$tname"
 				echo "#   see $stem output below"
