@@ -19,6 +19,8 @@
  *                                cap_net_raw (what setcap(8) writes)
  *   probe getxattr PATH NAME     NAME: N bytes, or the errno (ENODATA: none)
  *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
+ *   probe hold DIR SECONDS       opens the directory DIR, prints "holding DIR
+ *                                as fd N", and sleeps SECONDS with it open
  *   probe exit N                 exits with status N
  *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
  *                                benchmark's "first instruction" time)
@@ -173,6 +175,20 @@ static int cmd_remount_rw(int argc, char **argv)
 	return 0;
 }
 
+/* An fd of DIR that other processes can reach as /proc/<pid>/fd/N. */
+static int cmd_hold(int argc, char **argv)
+{
+	int fd = open(argv[0], O_RDONLY | O_DIRECTORY);
+
+	(void)argc;
+	if (fd < 0)
+		return fail("hold", argv[0]);
+	printf("holding %s as fd %d\n", argv[0], fd);
+	fflush(stdout);
+	sleep((unsigned int)atoi(argv[1]));
+	return 0;
+}
+
 static int cmd_exit(int argc, char **argv)
 {
 	(void)argc;
@@ -206,6 +222,7 @@ static const struct command commands[] = {
 	{ "setcap", 1, cmd_setcap },
 	{ "getxattr", 2, cmd_getxattr },
 	{ "remount-rw", 1, cmd_remount_rw },
+	{ "hold", 2, cmd_hold },
 	{ "exit", 1, cmd_exit },
 	{ "now", 0, cmd_now },
 };
