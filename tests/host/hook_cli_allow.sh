@@ -140,9 +140,13 @@ assert_status 2 "$cli" allow --owner
 refused "\`$base/link\` is a symbolic link" disallow "$base/link"
 refused "\`$base/good\` is not a mount point, so it carries no mark of its own; name the marked store (\`shiftbind status\` lists them)" \
 	disallow "$base/good"
-refused "\`$base/mounted\` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (\`shiftbind status\` lists the marks)" \
+refused "\`$base/mounted\` is not marked allow-shift (or its mark was withdrawn already): nothing to withdraw (\`shiftbind status\` lists the marks; --revoke takes back the shifts of a withdrawn mark)" \
 	disallow "$base/mounted"
+# --revoke: a withdrawn mark is not in mountinfo, so the kernel decides.
+refused "\`$base/link\` is a symbolic link" disallow --revoke "$base/link"
+passes disallow --revoke "$base/mounted"
 assert_status 2 "$cli" disallow
+assert_status 2 "$cli" disallow --revoke
 assert_status 2 "$cli" disallow --rw "$base/good"
 
 # allow.conf: owner= lines parse, and a bad word anywhere refuses the
