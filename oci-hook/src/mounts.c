@@ -57,6 +57,7 @@ static int find_mount(int mnt_id, const char *display, struct mount_facts *out,
 			continue;
 		out->allow_shift = mount_allow_shift(&m, NULL, NULL);
 		out->shifted = mount_options_shifted(m.options);
+		out->fs_root = out->mount_root && strcmp(m.root, "/") == 0;
 		return 0;
 	}
 	if (ret < 0)

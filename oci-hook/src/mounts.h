@@ -16,6 +16,7 @@ struct mount_facts {
 	bool mount_root;	/* fd is the root of its mount */
 	bool allow_shift;	/* carries the allow-shift mark */
 	bool shifted;		/* shift or idmapped */
+	bool fs_root;		/* fd is the root of its mount and of its filesystem */
 };
 
 /* The per-mount options that say a mount is already shifted. */

@@ -5,6 +5,8 @@
 #endif
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,55 @@ static void report_mark(FILE *report, const char *canon, const struct mark *m)
 		suid ? "honoured (suid)" : "ignored (nosuid)");
 }
 
+#define PROTECTED_HARDLINKS "/proc/sys/fs/protected_hardlinks"
+
+/*
+ * A read-write shift writes as real root through names, not inodes: a
+ * hard link into the store lets it rewrite the file outside.  With
+ * fs.protected_hardlinks at 0 any local user can link real root's files
+ * into the store, so a read-write mark is refused there.
+ */
+static int check_hardlinks_protected(const char *canon, struct error *e)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int ret;
+
+	ret = read_regular_file_at(AT_FDCWD, PROTECTED_HARDLINKS,
+				   PROTECTED_HARDLINKS, FOLLOW_SYMLINKS, 16,
+				   &text, &len, e);
+	if (ret < 0)
+		return error_context(e, "refusing to mark `%s` read-write: cannot tell whether hard links are protected",
+				     canon);
+	if (text[0] != '0')
+		return 0;
+	return error_msg(e, EPERM,
+			 "refusing to mark `%s` read-write: fs.protected_hardlinks is 0, so any local user can hard-link real root's files into the store and a read-write shift would rewrite them; run `sysctl fs.protected_hardlinks=1` first (and set it in /etc/sysctl.d)",
+			 canon);
+}
+
+/*
+ * What a read-write shift costs the host: its writes are charged to uid
+ * 0 (no user quota applies) and may use the blocks a filesystem keeps for
+ * root.  Bounded when the store is a filesystem of its own, or under an
+ * ext4/xfs project quota; said otherwise.
+ */
+static void warn_unbounded_writes(int fd, const char *canon, FILE *report)
+{
+	struct mount_facts facts;
+	struct error ignored;
+	struct fsxattr fsx;
+
+	/* A fact that cannot be had counts as not bounded: say so. */
+	if (mount_facts_of(fd, canon, &facts, &ignored) == 0 && facts.fs_root)
+		return;
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fsx) == 0 && fsx.fsx_projid != 0 &&
+	    (fsx.fsx_xflags & FS_XFLAG_PROJINHERIT))
+		return;
+	fprintf(report, "warning: %s is neither a filesystem of its own nor under a project quota: what its read-write shifts write is charged to uid 0, past any user's quota, and may fill the blocks the filesystem reserves for root; give the store its own filesystem, or an ext4 project quota (chattr +P -p ID, with the prjquota mount option)\n",
+		canon);
+}
+
 int allow_store(const char *path, const struct mark *m, bool force,
 		FILE *report, struct error *e)
 {
@@ -77,6 +128,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 
 	/* Every refusal of the path comes before the kernel is asked. */
 	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
+	if (ret == 0 && (m->flags & MARK_WRITABLE))
+		ret = check_hardlinks_protected(canon, e);
 	if (ret == 0)
 		ret = kernel_check_configfd(configfd_probe(), e);
 	if (ret == 0)
@@ -84,6 +137,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 	if (ret < 0)
 		return ret;
 	report_mark(report, canon, m);
+	if (m->flags & MARK_WRITABLE)
+		warn_unbounded_writes(fd, canon, report);
 	return 0;
 }
 

@@ -21,6 +21,12 @@
  *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
  *   probe hold DIR SECONDS       opens the directory DIR, prints "holding DIR
  *                                as fd N", and sleeps SECONDS with it open
+ *   probe clone-tree SRC CMD...  a detached read-only copy of the mount at
+ *                                SRC (open_tree + mount_setattr), then runs
+ *                                CMD with its fd number in $TREE_FD
+ *   probe setattr-fd FD rw       mount_setattr of the detached mount FD,
+ *                                clearing read-only
+ *   probe move-mount FD DST      attaches the detached mount FD at DST
  *   probe exit N                 exits with status N
  *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
  *                                benchmark's "first instruction" time)
@@ -33,6 +39,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -189,6 +196,63 @@ static int cmd_hold(int argc, char **argv)
 	return 0;
 }
 
+/* The new mount API, by number: what the guest's runtimes call. */
+#define OPEN_TREE_CLONE_	1
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x00000004
+#define MOUNT_ATTR_RDONLY_	0x00000001
+
+struct mount_attr_ {
+	unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+static int mount_setattr_fd(int fd, unsigned long long set,
+			    unsigned long long clr)
+{
+	struct mount_attr_ attr = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr,
+			    sizeof(attr));
+}
+
+static int cmd_clone_tree(int argc, char **argv)
+{
+	char num[16];
+	int fd;
+
+	if (argc < 2)
+		return 2;
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, argv[0], OPEN_TREE_CLONE_);
+	if (fd < 0)
+		return fail("open_tree", argv[0]);
+	if (mount_setattr_fd(fd, MOUNT_ATTR_RDONLY_, 0) < 0)
+		return fail("mount_setattr ro", argv[0]);
+	snprintf(num, sizeof(num), "%d", fd);
+	setenv("TREE_FD", num, 1);
+	execvp(argv[1], argv + 1);
+	return fail("exec", argv[1]);
+}
+
+static int cmd_setattr_fd(int argc, char **argv)
+{
+	(void)argc;
+	if (strcmp(argv[1], "rw") != 0)
+		return 2;
+	if (mount_setattr_fd(atoi(argv[0]), 0, MOUNT_ATTR_RDONLY_) < 0)
+		return fail("mount_setattr rw fd", argv[0]);
+	printf("setattr-fd %s rw: ok\n", argv[0]);
+	return 0;
+}
+
+static int cmd_move_mount(int argc, char **argv)
+{
+	(void)argc;
+	if (syscall(SYS_move_mount, atoi(argv[0]), "", AT_FDCWD, argv[1],
+		    MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+		return fail("move_mount", argv[1]);
+	printf("move-mount %s %s: ok\n", argv[0], argv[1]);
+	return 0;
+}
+
 static int cmd_exit(int argc, char **argv)
 {
 	(void)argc;
@@ -223,6 +287,9 @@ static const struct command commands[] = {
 	{ "getxattr", 2, cmd_getxattr },
 	{ "remount-rw", 1, cmd_remount_rw },
 	{ "hold", 2, cmd_hold },
+	{ "clone-tree", 2, cmd_clone_tree },
+	{ "setattr-fd", 2, cmd_setattr_fd },
+	{ "move-mount", 2, cmd_move_mount },
 	{ "exit", 1, cmd_exit },
 	{ "now", 0, cmd_now },
 };

@@ -1,0 +1,40 @@
+#!/bin/bash
+# What a read-write mark costs the host is said and bounded
+# (shiftbind(8), "Read-write stores"): with fs.protected_hardlinks at 0,
+# where any local user could hard-link real root's files into the store
+# for a shift to rewrite, `shiftbind allow --rw` refuses and marks
+# nothing; a read-write store that is neither a filesystem of its own nor
+# under a project quota is marked with a warning (writes through its
+# shifts are charged to uid 0); one on a filesystem of its own, and any
+# read-only store, without.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_guest
+
+store=/srv/e2e-rwcost-$$
+own=/srv/e2e-rwcost-own-$$
+mkdir -p "$store" "$own"
+hardlinks=$(cat /proc/sys/fs/protected_hardlinks)
+cleanup() {
+	sysctl -q fs.protected_hardlinks="$hardlinks"
+	for dir in "$store" "$own"; do
+		while mountpoint -q "$dir"; do umount "$dir" || break; done
+	done
+	rm -rf "$store" "$own"
+}
+trap cleanup EXIT
+readonly WARNING="is neither a filesystem of its own nor under a project quota"
+
+sysctl -q fs.protected_hardlinks=0
+assert_status 1 shiftbind allow --rw "$store"
+assert_contains "refusing to mark \`$store\` read-write: fs.protected_hardlinks is 0" "$OUTPUT" "the refusal"
+mountpoint -q "$store" && fail "the refused store was mounted: $(grep " $store " /proc/self/mountinfo)"
+sysctl -q fs.protected_hardlinks=1
+
+assert_status 0 shiftbind allow --rw "$store"
+assert_contains "warning: $store $WARNING" "$OUTPUT" "the warning for a store on the root filesystem"
+assert_status 0 shiftbind allow "$store"
+[[ $OUTPUT != *"$WARNING"* ]] || fail "a read-only mark was warned about: $OUTPUT"
+
+mount -t tmpfs -o size=1m,mode=0711 shiftbind-rwcost "$own"
+assert_status 0 shiftbind allow --rw "$own"
+[[ $OUTPUT != *"$WARNING"* ]] || fail "a store on its own filesystem was warned about: $OUTPUT"
