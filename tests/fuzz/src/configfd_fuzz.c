@@ -3944,15 +3944,38 @@ static void *race_writer(void *arg)
 /*
  * What root of the user namespace tries through the mount, shifted or
  * not yet: none of it may ever work for an id it does not own.  Device
- * nodes must not open; setuid/setgid bits and file capabilities may
- * only land on files of its own ids (verify_privileges() checks the
- * disk afterwards).
+ * nodes must not open; setuid/setgid bits (by chmod, creation or a POSIX
+ * ACL) and file capabilities may only land on files of its own ids
+ * (verify_privileges() checks the disk afterwards).
  */
 enum attack {
 	ATK_OPEN_CHR, ATK_OPEN_BLK, ATK_CHMOD_SUID, ATK_CHMOD_SGID,
 	ATK_CAPS_V2, ATK_CAPS_V3_ROOT, ATK_CREATE_SUID, ATK_TMPFILE_SUID,
+	ATK_ACL_SGID,
 	ATK_NR
 };
+
+/*
+ * chmod 02745 (which grants nothing), then a minimal access ACL whose
+ * group entry has execute: the mode it leaves is a setgid executable.
+ */
+static int attack_acl_sgid(int dirfd, const char *name)
+{
+	struct { uint16_t tag, perm; uint32_t id; } acl[3] = {
+		{ 0x01, 7, ~0u },	/* ACL_USER_OBJ rwx */
+		{ 0x04, 5, ~0u },	/* ACL_GROUP_OBJ r-x */
+		{ 0x20, 5, ~0u },	/* ACL_OTHER r-x */
+	};
+	char value[4 + sizeof(acl)], path[PATH_MAX];
+	uint32_t version = 2;
+
+	if (fchmodat(dirfd, name, 02745, 0))
+		return -1;
+	memcpy(value, &version, sizeof(version));
+	memcpy(value + sizeof(version), acl, sizeof(acl));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dirfd, name);
+	return setxattr(path, "system.posix_acl_access", value, sizeof(value), 0);
+}
 
 /* A v2 or v3 security.capability granting cap_net_raw, effective. */
 static int attack_setcaps(int dirfd, const char *name, bool v3)
@@ -4007,6 +4030,10 @@ static int attack_once(struct race *rc, struct rng *r, unsigned int n)
 		if (attack_file(rc, name))
 			return -1;
 		return attack_setcaps(rc->dirfd, name, rng_chance(r, 50));
+	case ATK_ACL_SGID:
+		if (attack_file(rc, name))
+			return -1;
+		return attack_acl_sgid(rc->dirfd, name);
 	case ATK_CREATE_SUID:
 		fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			    04755);
