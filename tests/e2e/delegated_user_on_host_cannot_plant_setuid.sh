@@ -10,10 +10,8 @@
 require_guest
 scratch_dir
 
-store=/srv/e2e-hostplant-$$
-mkdir -p "$store"
-chmod 0711 "$store"
-cp -a "$SHARED_IMAGE" "$store/busybox"
+image_store e2e-hostplant
+store=$STORE
 install -m 0755 /dev/null "$store/busybox/root/planted"
 id=e2e-hostplant-$$
 bundle=$(rootless_bundle "$store/busybox" /bin/probe hold /root 300)
@@ -21,8 +19,8 @@ crun_state() { su "$TEST_USER" -s /bin/sh -c "crun --root /tmp/$TEST_USER-crun s
 cleanup() {
 	su "$TEST_USER" -s /bin/sh -c "crun --root /tmp/$TEST_USER-crun kill $id KILL" 2>/dev/null || true
 	[ -z "${runner:-}" ] || wait "$runner" 2>/dev/null || true
-	while mountpoint -q "$store"; do umount "$store" || break; done
-	rm -rf "$store" "$bundle" "$SCRATCH"
+	remove_image_store
+	rm -rf "$bundle" "$SCRATCH"
 }
 trap cleanup EXIT
 with_hook "$bundle" --rootless

@@ -9,17 +9,15 @@
 require_guest
 scratch_dir
 
-store=/srv/e2e-revoke-live-$$
-mkdir -p "$store"
-chmod 0711 "$store"
-cp -a "$SHARED_IMAGE" "$store/busybox"
+image_store e2e-revoke-live
+store=$STORE
 work=$SCRATCH/user
 install -d -o "$TEST_USER" -m 0755 "$work" "$work/old" "$work/new"
 chmod 0755 "$SCRATCH"
 cleanup() {
 	[ -z "${holder:-}" ] || kill "$holder" 2>/dev/null || true
-	while mountpoint -q "$store"; do umount "$store" || break; done
-	rm -rf "$store" "$SCRATCH"
+	remove_image_store
+	rm -rf "$SCRATCH"
 }
 trap cleanup EXIT
 assert_status 0 shiftbind allow --rw --owner "$TEST_USER" "$store"

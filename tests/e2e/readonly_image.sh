@@ -8,12 +8,11 @@
 require_guest
 scratch_dir
 
-store=/srv/ro-store-$$
-mkdir -p "$store"
-cp -a "$SHARED_IMAGE" "$store/busybox"
+image_store ro-store
+store=$STORE
 cleanup() {
-	umount "$store" 2>/dev/null || true
-	rm -rf "$store" "$SCRATCH"
+	remove_image_store
+	rm -rf "$SCRATCH"
 }
 trap cleanup EXIT
 assert_status 0 shiftbind allow "$store"

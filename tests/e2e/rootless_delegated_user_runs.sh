@@ -7,14 +7,12 @@
 require_guest
 scratch_dir
 
-store=/srv/e2e-delegated-$$
-mkdir -p "$store"
-chmod 0711 "$store"
-cp -a "$SHARED_IMAGE" "$store/busybox"
+image_store e2e-delegated
+store=$STORE
 bundle=$(rootless_bundle "$store/busybox" /bin/probe stat "${OWNER_PATHS[@]}")
 cleanup() {
-	while mountpoint -q "$store"; do umount "$store" || break; done
-	rm -rf "$store" "$bundle" "$SCRATCH"
+	remove_image_store
+	rm -rf "$bundle" "$SCRATCH"
 }
 trap cleanup EXIT
 with_hook "$bundle" --rootless

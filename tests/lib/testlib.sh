@@ -174,6 +174,21 @@ readonly REAL_OWNERS="0:0 0755 /
 1000:1000 0644 /home/user/file"
 readonly OWNER_PATHS=(/ /bin/sh /etc/shadow /home/user/file)
 
+# image_store NAME: $STORE, a new store /srv/NAME-PID holding a copy of
+# the shared image (busybox/), root's and mode 0711 as shiftbind(8) asks.
+# remove_image_store unmounts it (a mark's bind) and removes it.
+image_store() {
+	STORE=/srv/$1-$$
+	mkdir -p "$STORE"
+	chmod 0711 "$STORE"
+	cp -a "$SHARED_IMAGE" "$STORE/busybox"
+}
+
+remove_image_store() {
+	while mountpoint -q "$STORE"; do umount "$STORE" || break; done
+	rm -rf "$STORE"
+}
+
 # nobody_workdir: $WORK, a directory in $SCRATCH that uid 65534 owns.
 nobody_workdir() {
 	chmod 0755 "$SCRATCH"
