@@ -31,7 +31,7 @@ runuser -u "$TEST_USER" -- unshare -Urm sh -c "
 	echo before >&3
 	touch $work/shifted
 	while [ ! -e $work/go ]; do sleep 0.1; done
-	echo after >&3; echo \"write through the open file: \$?\"
+	/bin/echo after >&3; echo \"write through the open file: \$?\"
 	cat $work/old/etc/passwd >/dev/null; echo \"read: \$?\"
 	touch $work/old/made-after-revoke; echo \"create: \$?\"
 	shiftbind shift $store/busybox $work/new; echo \"new shift: \$?\"" >"$work/out" 2>&1 &
