@@ -20,9 +20,7 @@ assert_contains "read-only" "$OUTPUT" "what allow says it marked"
 
 make_bundle "$SCRATCH/c" "$store/busybox" "0 100000 65536" "0 100000 65536" \
 	/bin/sh -c '/bin/probe stat /etc/shadow; /bin/probe create /new; /bin/probe remount-rw /; true'
-jq '.process.capabilities |= with_entries(.value += ["CAP_SYS_ADMIN"])' \
-	"$SCRATCH/c/config.json" >"$SCRATCH/c/config.json.new"
-mv "$SCRATCH/c/config.json.new" "$SCRATCH/c/config.json"
+grant_capability "$SCRATCH/c" CAP_SYS_ADMIN
 with_hook "$SCRATCH/c"
 assert_status 0 crun_run "$SCRATCH/c" e2e-readonly
 assert_contains "0:42 0640 /etc/shadow" "$OUTPUT" "read through the read-only shift"

@@ -149,6 +149,14 @@ annotate() {
 	mv "$1/config.json.new" "$1/config.json"
 }
 
+# grant_capability BUNDLE CAP: the container's process holds CAP (in
+# every set; `crun spec` grants only a few by default).
+grant_capability() {
+	jq --arg cap "$2" '.process.capabilities |= with_entries(.value += [$cap])' \
+		"$1/config.json" >"$1/config.json.new"
+	mv "$1/config.json.new" "$1/config.json"
+}
+
 # run_as_user BUNDLE UID GID: the container's process runs as UID:GID.
 run_as_user() {
 	jq --argjson u "$2" --argjson g "$3" '.process.user = {uid: $u, gid: $g}' \
