@@ -13,9 +13,10 @@ require_guest
 store=/srv/e2e-rwcost-$$
 own=/srv/e2e-rwcost-own-$$
 mkdir -p "$store" "$own"
-hardlinks=$(cat /proc/sys/fs/protected_hardlinks)
+readonly HARDLINKS=/proc/sys/fs/protected_hardlinks
+saved=$(cat "$HARDLINKS")
 cleanup() {
-	sysctl -q fs.protected_hardlinks="$hardlinks"
+	echo "$saved" >"$HARDLINKS"
 	for dir in "$store" "$own"; do
 		while mountpoint -q "$dir"; do umount "$dir" || break; done
 	done
@@ -24,11 +25,11 @@ cleanup() {
 trap cleanup EXIT
 readonly WARNING="is neither a filesystem of its own nor under a project quota"
 
-sysctl -q fs.protected_hardlinks=0
+echo 0 >"$HARDLINKS"
 assert_status 1 shiftbind allow --rw "$store"
 assert_contains "refusing to mark \`$store\` read-write: fs.protected_hardlinks is 0" "$OUTPUT" "the refusal"
 mountpoint -q "$store" && fail "the refused store was mounted: $(grep " $store " /proc/self/mountinfo)"
-sysctl -q fs.protected_hardlinks=1
+echo 1 >"$HARDLINKS"
 
 assert_status 0 shiftbind allow --rw "$store"
 assert_contains "warning: $store $WARNING" "$OUTPUT" "the warning for a store on the root filesystem"
