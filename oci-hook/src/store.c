@@ -104,6 +104,7 @@ static int check_hardlinks_protected(const char *canon, struct error *e)
  */
 static void warn_unbounded_writes(int fd, const char *canon, FILE *report)
 {
+	_cleanup_close_ int dirfd = -1;
 	struct mount_facts facts;
 	struct error ignored;
 	struct fsxattr fsx;
@@ -111,8 +112,10 @@ static void warn_unbounded_writes(int fd, const char *canon, FILE *report)
 	/* A fact that cannot be had counts as not bounded: say so. */
 	if (mount_facts_of(fd, canon, &facts, &ignored) == 0 && facts.fs_root)
 		return;
-	if (ioctl(fd, FS_IOC_FSGETXATTR, &fsx) == 0 && fsx.fsx_projid != 0 &&
-	    (fsx.fsx_xflags & FS_XFLAG_PROJINHERIT))
+	/* The ioctl needs an open directory, not the checked O_PATH fd. */
+	dirfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd >= 0 && ioctl(dirfd, FS_IOC_FSGETXATTR, &fsx) == 0 &&
+	    fsx.fsx_projid != 0 && (fsx.fsx_xflags & FS_XFLAG_PROJINHERIT))
 		return;
 	fprintf(report, "warning: %s is neither a filesystem of its own nor under a project quota: what its read-write shifts write is charged to uid 0, past any user's quota, and may fill the blocks the filesystem reserves for root; give the store its own filesystem, or an ext4 project quota (chattr +P -p ID, with the prjquota mount option)\n",
 		canon);
