@@ -100,6 +100,12 @@
 /* Real root's device nodes in the ext4 directory (shift-race's attacker). */
 #define RACE_CHR	"chr"
 #define RACE_BLK	"blk"
+/*
+ * Real root's setuid programs in ext4's w/ (shift-race's attacker writes
+ * them through a shared mapping): RACE_SUID00 .. RACE_SUID31.
+ */
+#define RACE_SUID	"suid-"
+#define RACE_SUID_FILES	32
 
 #define USERNS_BASE	100000
 #define USERNS_LEN	65536
@@ -3142,6 +3148,11 @@ static void ext4_create(void)
 	snprintf(path, sizeof(path), "%s/" RACE_BLK, scratch.ext4);
 	if (mknod(path, S_IFBLK | 0600, makedev(7, 0)))
 		die_setup("mknod %s: %s", path, strerror(errno));
+	/* Real root's setuid programs: a write through a shift drops the bit. */
+	for (i = 0; i < RACE_SUID_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/w/" RACE_SUID "%02u", scratch.ext4, i);
+		make_file(path, 04755);
+	}
 	snprintf(path, sizeof(path), "%s/ext4", scratch.root);
 	if (mount(scratch.ext4, path, NULL, MS_BIND, NULL))
 		die_setup("binding %s: %s", scratch.ext4, strerror(errno));
@@ -3945,15 +3956,44 @@ static void *race_writer(void *arg)
  * What root of the user namespace tries through the mount, shifted or
  * not yet: none of it may ever work for an id it does not own.  Device
  * nodes must not open; setuid/setgid bits (by chmod, creation or a POSIX
- * ACL) and file capabilities may only land on files of its own ids
- * (verify_privileges() checks the disk afterwards).
+ * ACL) and file capabilities may only land on files of its own ids, and
+ * real root's setuid program written through a shared mapping must have
+ * lost its bit (verify_privileges() and verify_owners() check the disk
+ * afterwards).
  */
 enum attack {
 	ATK_OPEN_CHR, ATK_OPEN_BLK, ATK_CHMOD_SUID, ATK_CHMOD_SGID,
 	ATK_CAPS_V2, ATK_CAPS_V3_ROOT, ATK_CREATE_SUID, ATK_TMPFILE_SUID,
-	ATK_ACL_SGID,
+	ATK_ACL_SGID, ATK_MMAP_SUID,
 	ATK_NR
 };
+
+/*
+ * Real root's setuid program, changed through a shared writable mapping:
+ * through a shift the open drops the bit first; unshifted, the open is
+ * refused (the program is not the namespace's).
+ */
+static int attack_mmap_suid(int dirfd, unsigned int round)
+{
+	char name[32], *p;
+	int fd, ret = 0;
+
+	snprintf(name, sizeof(name), RACE_SUID "%02u", round % RACE_SUID_FILES);
+	fd = openat(dirfd, name, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		ret = -1;
+	} else {
+		p[0] = 'X';
+		if (msync(p, 1, MS_SYNC))
+			ret = -1;
+		munmap(p, 1);
+	}
+	close(fd);
+	return ret;
+}
 
 /*
  * chmod 02745 (which grants nothing), then a minimal access ACL whose
@@ -4034,6 +4074,8 @@ static int attack_once(struct race *rc, struct rng *r, unsigned int n)
 		if (attack_file(rc, name))
 			return -1;
 		return attack_acl_sgid(rc->dirfd, name);
+	case ATK_MMAP_SUID:
+		return attack_mmap_suid(rc->dirfd, rc->round);
 	case ATK_CREATE_SUID:
 		fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			    04755);
@@ -4292,6 +4334,20 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* Whether the first byte of @name is the attacker's 'X'. */
+static bool file_was_written(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	char c = 0;
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = 0;
+		close(fd);
+	}
+	return c == 'X';
+}
+
 static bool file_holds_its_name(int dir, const char *name)
 {
 	char buf[80], want[80];
@@ -4338,6 +4394,7 @@ static void verify_privileges(int dir, const char *name, const struct stat *st)
 static void verify_owners(void)
 {
 	unsigned int post = 0, race_root = 0, race_user = 0, attacked = 0;
+	unsigned int suid_written = 0;
 	char dir[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
@@ -4356,6 +4413,16 @@ static void verify_owners(void)
 			continue;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
 			violation("%s/%s: %s", dir, de->d_name, strerror(errno));
+			continue;
+		}
+		/* Real root's own until written, then no longer setuid. */
+		if (strncmp(de->d_name, RACE_SUID, strlen(RACE_SUID)) == 0) {
+			if (!file_was_written(dirfd(d), de->d_name))
+				continue;
+			suid_written++;
+			if (st.st_mode & (S_ISUID | S_ISGID))
+				violation("%s/%s was written through a mapping and is still mode %04o",
+					  dir, de->d_name, st.st_mode & 07777);
 			continue;
 		}
 		verify_privileges(dirfd(d), de->d_name, &st);
@@ -4380,9 +4447,9 @@ static void verify_owners(void)
 				  de->d_name);
 	}
 	closedir(d);
-	say("files on disk: %u written after the shift (0:0), %u racing it (%u as 0:0, %u as %u:%u), %u by the attacker, none privileged for a lent id",
+	say("files on disk: %u written after the shift (0:0), %u racing it (%u as 0:0, %u as %u:%u), %u by the attacker, none privileged for a lent id; %u of real root's setuid programs written through a mapping, none still setuid",
 	    post, race_root + race_user, race_root, race_user, USERNS_BASE,
-	    USERNS_BASE, attacked);
+	    USERNS_BASE, attacked, suid_written);
 	if (!post)
 		violation("no file was written through a shifted mount");
 }
