@@ -9,8 +9,11 @@
 # writers must end shifted; files written after the shift must be 0:0 on
 # disk, and the others 0:0 or the unshifted 100000:100000.  Meanwhile an
 # attacker thread opens real root's device nodes through the mount and
-# tries setuid/setgid bits, setuid files and file capabilities: no node
-# may open, and nothing on disk may grant an id outside 100000..165535.
+# tries setuid/setgid bits (chmod, creation, a POSIX ACL), setuid files
+# and file capabilities, and writes real root's setuid programs through a
+# shared mapping: no node may open, nothing on disk may grant an id
+# outside 100000..165535, and every setuid program it wrote (at least
+# one) must have lost its bit.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/fuzzlib.bash"
 
@@ -22,4 +25,6 @@ run_fuzzer "concurrent shift" --mode shift-race --seed "$FUZZ_SEED" --rounds "$R
 assert_contains "files on disk:" "$FUZZ_OUT" "fuzzer output ($FUZZ_REPLAY)"
 assert_match "privilege attacks: [1-9][0-9]* tries through the mounts, [1-9][0-9]* refused" \
 	"$FUZZ_OUT" "the attacker's tries ($FUZZ_REPLAY)"
+assert_match "[1-9][0-9]* of real root's setuid programs written through a mapping, none still setuid" \
+	"$FUZZ_OUT" "the attacker's shared-mapping writes ($FUZZ_REPLAY)"
 assert_same_mounts "$init_mounts" 1 "the initial mount namespace after '$FUZZ_REPLAY'"
