@@ -9,42 +9,23 @@
 require_guest
 scratch_dir
 
-image_store e2e-revoke-live
-store=$STORE
-work=$SCRATCH/user
-install -d -o "$TEST_USER" -m 0755 "$work" "$work/old" "$work/new"
-chmod 0755 "$SCRATCH"
-cleanup() {
-	[ -z "${holder:-}" ] || kill "$holder" 2>/dev/null || true
-	remove_image_store
-	rm -rf "$SCRATCH"
-}
-trap cleanup EXIT
-assert_status 0 shiftbind allow --rw --owner "$TEST_USER" "$store"
 dmesg_before=$(dmesg | wc -l)
-
 # The user's namespace: a shift, a file opened for writing through it,
 # then (after the revocation) a write, a read, a creation, a new shift.
-runuser -u "$TEST_USER" -- unshare -Urm sh -c "
-	shiftbind shift $store/busybox $work/old || exit 1
-	exec 3>>$work/old/root/held || exit 1
-	echo before >&3
-	touch $work/shifted
-	while [ ! -e $work/go ]; do sleep 0.1; done
+user_shift_store e2e-revoke-live
+user_shift_start "
+	exec 3>>$USER_WORK/old/root/held || exit 1
+	echo before >&3" "
 	/bin/echo after >&3; echo \"write through the open file: \$?\"
-	cat $work/old/etc/passwd >/dev/null; echo \"read: \$?\"
-	touch $work/old/made-after-revoke; echo \"create: \$?\"
-	shiftbind shift $store/busybox $work/new; echo \"new shift: \$?\"" >"$work/out" 2>&1 &
-holder=$!
-for _ in $(seq 300); do [ -e "$work/shifted" ] && break; sleep 0.1; done
-[ -e "$work/shifted" ] || fail "the user's shift did not happen: $(cat "$work/out")"
+	cat $USER_WORK/old/etc/passwd >/dev/null; echo \"read: \$?\"
+	touch $USER_WORK/old/made-after-revoke; echo \"create: \$?\"
+	shiftbind shift $STORE/busybox $USER_WORK/new; echo \"new shift: \$?\""
+store=$STORE
 
 assert_status 0 shiftbind disallow --revoke "$store"
 assert_contains "revoked every shift made through it" "$OUTPUT" "what disallow --revoke says"
-touch "$work/go"
-wait "$holder" || true
-holder=
-out=$(cat "$work/out")
+user_shift_finish
+out=$USER_OUT
 assert_contains "write through the open file: 1" "$out" "a write through a file opened before"
 assert_contains "read: 1" "$out" "a read through the revoked shift"
 assert_contains "create: 1" "$out" "a creation through the revoked shift"

@@ -197,6 +197,48 @@ remove_image_store() {
 	rm -rf "$STORE"
 }
 
+# user_shift_store NAME: a store (image_store NAME, $STORE) marked
+# read-write for TEST_USER, and $USER_WORK with the mount points old/ and
+# new/ that the user owns.  Needs scratch_dir; the EXIT trap cleans up.
+user_shift_store() {
+	image_store "$1"
+	USER_WORK=$SCRATCH/user
+	install -d -o "$TEST_USER" -m 0755 "$USER_WORK" "$USER_WORK/old" "$USER_WORK/new"
+	chmod 0755 "$SCRATCH"
+	trap user_shift_cleanup EXIT
+	assert_status 0 shiftbind allow --rw --owner "$TEST_USER" "$STORE"
+}
+
+# user_shift_start BEFORE AFTER: in the background, TEST_USER's
+# `unshare -Urm` shifts $STORE/busybox onto $USER_WORK/old, runs the sh
+# commands BEFORE, and waits; user_shift_finish lets it run AFTER and
+# puts what it printed in $USER_OUT.
+user_shift_start() {
+	runuser -u "$TEST_USER" -- unshare -Urm sh -c "
+		shiftbind shift $STORE/busybox $USER_WORK/old || exit 1
+		$1
+		touch $USER_WORK/shifted
+		while [ ! -e $USER_WORK/go ]; do sleep 0.1; done
+		$2" >"$USER_WORK/out" 2>&1 &
+	USER_SHIFT_PID=$!
+	for _ in $(seq 300); do [ -e "$USER_WORK/shifted" ] && break; sleep 0.1; done
+	[ -e "$USER_WORK/shifted" ] ||
+		fail "the user's shift did not happen: $(cat "$USER_WORK/out")"
+}
+
+user_shift_finish() {
+	touch "$USER_WORK/go"
+	wait "$USER_SHIFT_PID" || true
+	USER_SHIFT_PID=
+	USER_OUT=$(cat "$USER_WORK/out")
+}
+
+user_shift_cleanup() {
+	[ -z "${USER_SHIFT_PID:-}" ] || kill "$USER_SHIFT_PID" 2>/dev/null || true
+	remove_image_store
+	rm -rf "$SCRATCH"
+}
+
 # nobody_workdir: $WORK, a directory in $SCRATCH that uid 65534 owns.
 nobody_workdir() {
 	chmod 0755 "$SCRATCH"
