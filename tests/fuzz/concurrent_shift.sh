@@ -10,10 +10,14 @@
 # disk, and the others 0:0 or the unshifted 100000:100000.  Meanwhile an
 # attacker thread opens real root's device nodes through the mount and
 # tries setuid/setgid bits (chmod, creation, a POSIX ACL), setuid files
-# and file capabilities, and writes real root's setuid programs through a
-# shared mapping: no node may open, nothing on disk may grant an id
-# outside 100000..165535, and every setuid program it wrote (at least
-# one) must have lost its bit.
+# and file capabilities, writes real root's setuid programs through a
+# shared mapping and copies real root's privileged programs up through a
+# rootless overlay whose upper directory is on the mount; two attacks in
+# five are made by a host process with the namespace root's ids, through
+# /proc/PID/root or a passed fd.  No node may open, nothing on disk may
+# grant an id outside 100000..165535, every setuid program written (at
+# least one) must have lost its bit, and each attacker and the copy-up
+# must have been refused at least once.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/fuzzlib.bash"
 
@@ -25,6 +29,10 @@ run_fuzzer "concurrent shift" --mode shift-race --seed "$FUZZ_SEED" --rounds "$R
 assert_contains "files on disk:" "$FUZZ_OUT" "fuzzer output ($FUZZ_REPLAY)"
 assert_match "privilege attacks: [1-9][0-9]* tries through the mounts, [1-9][0-9]* refused" \
 	"$FUZZ_OUT" "the attacker's tries ($FUZZ_REPLAY)"
+assert_match "host-process attacks: [1-9][0-9]* tries through /proc/PID/root or a passed fd, [1-9][0-9]* refused" \
+	"$FUZZ_OUT" "the host attacker's tries ($FUZZ_REPLAY)"
+assert_match "overlay copy-ups: [1-9][0-9]* tries, [1-9][0-9]* refused through a shift" \
+	"$FUZZ_OUT" "the attacker's overlay copy-ups ($FUZZ_REPLAY)"
 assert_match "[1-9][0-9]* of real root's setuid programs written through a mapping, none still setuid" \
 	"$FUZZ_OUT" "the attacker's shared-mapping writes ($FUZZ_REPLAY)"
 assert_same_mounts "$init_mounts" 1 "the initial mount namespace after '$FUZZ_REPLAY'"

@@ -21,9 +21,12 @@
  *               no fd or mount may be left behind.
  *   shift-race  shifts attached mounts in place while other threads write
  *               through them, unmount them, close the configfd and read
- *               /proc/self/mountinfo, and one thread attacks through them:
- *               device nodes opened, setuid and setgid bits, setuid files
- *               and file capabilities for ids the shift lends.
+ *               /proc/self/mountinfo, and one thread attacks through them
+ *               (itself, or by a host process of the namespace root's ids
+ *               reaching them by /proc/PID/root or a passed fd): device
+ *               nodes opened, setuid and setgid bits (chmod, creation,
+ *               ACLs), file capabilities, shared-mapping writes and overlay
+ *               copy-ups, for ids the shift lends.
  *
  * Confinement: the process moves to a private mount namespace first
  * (unshare(CLONE_NEWNS), then MS_PRIVATE|MS_REC on /), builds a scratch
@@ -106,6 +109,15 @@
  */
 #define RACE_SUID	"suid-"
 #define RACE_SUID_FILES	32
+/*
+ * Real root's programs in ext4's lower/ (the attacker's overlay copies
+ * them up into w/): a setuid one, and one with a v2 file capability.
+ */
+#define RACE_LOWER	"lower"
+#define RACE_SUID_PROG	"su"
+#define RACE_FCAP_PROG	"ping"
+/* Where the attacker mounts its overlay, in the scratch tree. */
+#define RACE_OVL	"ovlmnt"
 
 #define USERNS_BASE	100000
 #define USERNS_LEN	65536
@@ -3113,6 +3125,24 @@ static void mark_allow_shift(const char *path)
 			  strerror(err), log);
 }
 
+/* A v2 security.capability (valid for real root) granting cap_net_raw. */
+static const uint32_t fcap_v2[5] = { 0x02000000u | 1, 1u << 13, 0, 0, 0 };
+
+/* Real root's programs that the attacker's overlay copies up. */
+static void lower_create(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/" RACE_LOWER, scratch.ext4);
+	make_dir(path, 0755);
+	snprintf(path, sizeof(path), "%s/" RACE_LOWER "/" RACE_SUID_PROG, scratch.ext4);
+	make_file(path, 04755);
+	snprintf(path, sizeof(path), "%s/" RACE_LOWER "/" RACE_FCAP_PROG, scratch.ext4);
+	make_file(path, 0755);
+	if (setxattr(path, "security.capability", fcap_v2, sizeof(fcap_v2), 0))
+		die_setup("setting a file capability on %s: %s", path, strerror(errno));
+}
+
 /*
  * A directory of the guest's ext4 root, bound on root/ext4 (and marked):
  * the only idmappable filesystem of the tree.  Only in a user namespace,
@@ -3153,6 +3183,7 @@ static void ext4_create(void)
 		snprintf(path, sizeof(path), "%s/w/" RACE_SUID "%02u", scratch.ext4, i);
 		make_file(path, 04755);
 	}
+	lower_create();
 	snprintf(path, sizeof(path), "%s/ext4", scratch.root);
 	if (mount(scratch.ext4, path, NULL, MS_BIND, NULL))
 		die_setup("binding %s: %s", scratch.ext4, strerror(errno));
@@ -3167,13 +3198,14 @@ static void ext4_create(void)
  *   mnt1/     a bind of dir1 (marked, as a clone of the root)
  *   ext4/     the ext4 directory, in user namespace modes
  *   ovl/{lower,upper,work}/   for overlay instances
+ *   ovlmnt/   where shift-race's attacker mounts its overlay
  *   t0/ .. t7/                where results are attached
  */
 static void scratch_create(bool with_ext4)
 {
 	static const char *const dirs[] = {
 		"dir0", "dir0/sub", "dir1", "dir2", "mnt0", "mnt1", "ext4",
-		"ovl", "ovl/lower", "ovl/upper", "ovl/work",
+		"ovl", "ovl/lower", "ovl/upper", "ovl/work", RACE_OVL,
 	};
 	static const char *const files[] = { "file0", "file1", "dir0/f", "ovl/lower/f" };
 	char path[PATH_MAX], src[PATH_MAX];
@@ -3866,6 +3898,8 @@ struct race {
 	atomic_bool stop;	/* readers stop */
 	atomic_uint ebusy, reads, files;
 	atomic_uint attacks, refused;	/* the attacker's tries, and EPERM/EACCES */
+	atomic_uint host_attacks, host_refused;	/* the same, by the host attacker */
+	atomic_uint copy_ups, copy_ups_refused;	/* overlay copy-ups; EPERM through a shift */
 	int shift_err;
 	pthread_barrier_t go;
 };
@@ -3953,20 +3987,41 @@ static void *race_writer(void *arg)
 }
 
 /*
- * What root of the user namespace tries through the mount, shifted or
- * not yet: none of it may ever work for an id it does not own.  Device
+ * What the attackers try through the mount, shifted or not yet: none of
+ * it may ever work for an id the user namespace does not own.  Device
  * nodes must not open; setuid/setgid bits (by chmod, creation or a POSIX
- * ACL) and file capabilities may only land on files of its own ids, and
- * real root's setuid program written through a shared mapping must have
- * lost its bit (verify_privileges() and verify_owners() check the disk
- * afterwards).
+ * ACL) and file capabilities may only land on files of its own ids; real
+ * root's setuid program written through a shared mapping must have lost
+ * its bit; an overlay copy-up into the mount must not carry privilege
+ * over (verify_privileges() and verify_owners() check the disk
+ * afterwards).  Root of the user namespace makes each attack itself, or
+ * hands it to the host attacker: a process of the initial namespace with
+ * the namespace root's host ids (USERNS_BASE), which reaches the mount by
+ * /proc/PID/root or by the directory fd it is passed.
  */
 enum attack {
-	ATK_OPEN_CHR, ATK_OPEN_BLK, ATK_CHMOD_SUID, ATK_CHMOD_SGID,
-	ATK_CAPS_V2, ATK_CAPS_V3_ROOT, ATK_CREATE_SUID, ATK_TMPFILE_SUID,
-	ATK_ACL_SGID, ATK_MMAP_SUID,
+	ATK_OPEN_NODE, ATK_CHMOD_SUID, ATK_CHMOD_SGID, ATK_CAPS,
+	ATK_CREATE_SUID, ATK_TMPFILE_SUID, ATK_ACL_SGID, ATK_MMAP_SUID,
+	ATK_COPY_UP,
 	ATK_NR
 };
+
+/* One attack, in a form another process can make. */
+struct attack_req {
+	enum attack atk;
+	unsigned int round;
+	uint32_t coins;		/* the attack's own random choices */
+	bool via_proc;		/* host: by /proc/PID/root, not the passed fd */
+	pid_t pid;		/* whose root the host attacker walks */
+	char name[64];		/* of the file to make, in ext4's w/ */
+	char dir[96];		/* the mount's target, in that process's namespace */
+};
+
+struct attack_res {
+	int ret, err;
+};
+
+#define COIN(q, n)	(((q)->coins >> (n)) & 1)
 
 /*
  * Real root's setuid program, changed through a shared writable mapping:
@@ -4021,7 +4076,7 @@ static int attack_acl_sgid(int dirfd, const char *name)
 static int attack_setcaps(int dirfd, const char *name, bool v3)
 {
 	uint32_t caps[6] = { (v3 ? 0x03000000u : 0x02000000u) | 1, 1u << 13,
-			     0, 0, 0, 0 /* v3 rootid: the namespace's root */ };
+			     0, 0, 0, 0 /* v3 rootid: the caller's root */ };
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dirfd, name);
@@ -4030,9 +4085,9 @@ static int attack_setcaps(int dirfd, const char *name, bool v3)
 }
 
 /* A plain file of the attacker's through the mount: 0, or -1 with errno. */
-static int attack_file(struct race *rc, const char *name)
+static int attack_file(int dirfd, const char *name)
 {
-	int fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
 
 	if (fd < 0)
 		return -1;
@@ -4040,57 +4095,224 @@ static int attack_file(struct race *rc, const char *name)
 	return 0;
 }
 
-static int attack_once(struct race *rc, struct rng *r, unsigned int n)
+/*
+ * A rootless overlay on RACE_OVL whose lower directory is the mount's
+ * RACE_LOWER (real root's setuid program and file-capability program)
+ * and whose upper and work directories the attacker makes in w/: opening
+ * a program for write copies it up with the mounter's credentials
+ * (vfs_tmpfile, notify_change, vfs_setxattr on the mount), which must not
+ * carry its privilege into the upper directory for a lent id.
+ */
+static int attack_copy_up(int dirfd, const char *name, bool fcap)
 {
-	char name[64], node[PATH_MAX];
-	int fd, ret = -1;
+	char opts[512], upper[80], work[80];
+	int fd, err;
 
-	snprintf(name, sizeof(name), "r%02u-a-%02u", rc->round, n);
-	switch ((enum attack)rng_below(r, ATK_NR)) {
-	case ATK_OPEN_CHR:
-	case ATK_OPEN_BLK:
-		snprintf(node, sizeof(node), "%s/%s", rc->target,
-			 rng_chance(r, 50) ? RACE_CHR : RACE_BLK);
-		fd = open(node, (rng_chance(r, 50) ? O_RDWR : O_RDONLY) |
-			  O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0) {
-			violation("round %u: %s opened through the mount (shifted: %d)",
-				  rc->round, node, atomic_load(&rc->shifted));
-			close(fd);
-			return 0;
-		}
+	snprintf(upper, sizeof(upper), "%s/u", name);
+	snprintf(work, sizeof(work), "%s/k", name);
+	if (mkdirat(dirfd, name, 0755) || mkdirat(dirfd, upper, 0755) ||
+	    mkdirat(dirfd, work, 0755))
 		return -1;
+	snprintf(opts, sizeof(opts),
+		 "lowerdir=/proc/self/fd/%d/../" RACE_LOWER
+		 ",upperdir=/proc/self/fd/%d/%s,workdir=/proc/self/fd/%d/%s,userxattr",
+		 dirfd, dirfd, upper, dirfd, work);
+	if (mount("overlay", RACE_OVL, "overlay", 0, opts))
+		return -1;
+	fd = open(fcap ? RACE_OVL "/" RACE_FCAP_PROG : RACE_OVL "/" RACE_SUID_PROG,
+		  O_WRONLY | O_CLOEXEC);
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	umount2(RACE_OVL, MNT_DETACH);
+	errno = err;
+	return fd < 0 ? -1 : 0;
+}
+
+/* The attack @q on the directory @dirfd (ext4's w/ through the mount). */
+static int attack_do(int dirfd, const struct attack_req *q)
+{
+	int fd = -1;
+
+	switch (q->atk) {
+	case ATK_OPEN_NODE:
+		fd = openat(dirfd, COIN(q, 0) ? "../" RACE_CHR : "../" RACE_BLK,
+			    (COIN(q, 1) ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
+		break;
 	case ATK_CHMOD_SUID:
 	case ATK_CHMOD_SGID:
-		if (attack_file(rc, name))
+		if (attack_file(dirfd, q->name))
 			return -1;
-		return fchmodat(rc->dirfd, name, rng_chance(r, 50) ? 04755 : 02755, 0);
-	case ATK_CAPS_V2:
-	case ATK_CAPS_V3_ROOT:
-		if (attack_file(rc, name))
+		return fchmodat(dirfd, q->name,
+				q->atk == ATK_CHMOD_SUID ? 04755 : 02755, 0);
+	case ATK_CAPS:
+		if (attack_file(dirfd, q->name))
 			return -1;
-		return attack_setcaps(rc->dirfd, name, rng_chance(r, 50));
+		return attack_setcaps(dirfd, q->name, COIN(q, 0));
 	case ATK_ACL_SGID:
-		if (attack_file(rc, name))
+		if (attack_file(dirfd, q->name))
 			return -1;
-		return attack_acl_sgid(rc->dirfd, name);
+		return attack_acl_sgid(dirfd, q->name);
 	case ATK_MMAP_SUID:
-		return attack_mmap_suid(rc->dirfd, rc->round);
+		return attack_mmap_suid(dirfd, q->round);
+	case ATK_COPY_UP:
+		return attack_copy_up(dirfd, q->name, COIN(q, 0));
 	case ATK_CREATE_SUID:
-		fd = openat(rc->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		fd = openat(dirfd, q->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			    04755);
 		break;
 	case ATK_TMPFILE_SUID:
-		fd = openat(rc->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 04755);
+		fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 04755);
 		break;
 	case ATK_NR:
+		errno = EINVAL;
 		return -1;
 	}
-	if (fd >= 0) {
-		close(fd);
-		ret = 0;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* The namespace's end of the host attacker's socket; -1 when there is none. */
+static int host_attacker_sock = -1;
+
+/* The host attacker's loop: serve attack requests until the socket closes. */
+static void host_attacker_serve(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))], path[PATH_MAX];
+	struct attack_req q;
+	struct attack_res res;
+	struct iovec iov = { &q, sizeof(q) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	int fd;
+
+	for (;;) {
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(q))
+			return;
+		cm = CMSG_FIRSTHDR(&msg);
+		fd = -1;
+		if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&fd, CMSG_DATA(cm), sizeof(fd));
+		if (q.via_proc) {
+			snprintf(path, sizeof(path), "/proc/%d/root%s/w",
+				 (int)q.pid, q.dir);
+			fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		}
+		res.ret = fd < 0 ? -1 : attack_do(fd, &q);
+		res.err = res.ret ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		if (send(sock, &res, sizeof(res), MSG_NOSIGNAL) != sizeof(res))
+			return;
 	}
-	return ret;
+}
+
+/*
+ * The host attacker: a child of real root that becomes the namespace
+ * root's host ids (uid and gid USERNS_BASE, no groups, no capability) in
+ * the initial user namespace, and makes the attacks it is sent.
+ */
+static pid_t host_attacker_start(void)
+{
+	int sv[2];
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		die_setup("socketpair: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die_setup("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(sv[0]);
+		if (chdir("/") || setgroups(0, NULL) ||
+		    setresgid(USERNS_BASE, USERNS_BASE, USERNS_BASE) ||
+		    setresuid(USERNS_BASE, USERNS_BASE, USERNS_BASE) ||
+		    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+			die_setup("the host attacker cannot become uid %u: %s",
+				  USERNS_BASE, strerror(errno));
+		host_attacker_serve(sv[1]);
+		_exit(0);
+	}
+	close(sv[1]);
+	host_attacker_sock = sv[0];
+	return pid;
+}
+
+static void host_attacker_stop(pid_t pid)
+{
+	close(host_attacker_sock);
+	host_attacker_sock = -1;
+	if (waitpid(pid, NULL, 0) < 0)
+		die_setup("waitpid (the host attacker): %s", strerror(errno));
+}
+
+/*
+ * The attack @q made by the host attacker, by /proc/PID/root or with
+ * @dirfd passed to it: 0, or -1 with the attacker's errno.
+ */
+static int host_attack(const struct attack_req *q, int dirfd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} c;
+	struct iovec iov = { (void *)q, sizeof(*q) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct attack_res res;
+	struct cmsghdr *cm;
+
+	if (!q->via_proc) {
+		memset(&c, 0, sizeof(c));
+		msg.msg_control = c.buf;
+		msg.msg_controllen = sizeof(c.buf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &dirfd, sizeof(dirfd));
+	}
+	if (sendmsg(host_attacker_sock, &msg, MSG_NOSIGNAL) != (ssize_t)sizeof(*q) ||
+	    recv(host_attacker_sock, &res, sizeof(res), 0) != sizeof(res))
+		die_setup("the host attacker is gone: %s", strerror(errno));
+	errno = res.err;
+	return res.ret;
+}
+
+/* One attack of the round, by root of the user namespace or the host attacker. */
+static void attack_once(struct race *rc, struct rng *r, unsigned int n)
+{
+	struct attack_req q = {
+		.atk = rng_below(r, ATK_NR),
+		.round = rc->round,
+		.coins = (uint32_t)rng_next(r),
+		.pid = getpid(),
+	};
+	/* The host attacker cannot mount: copy-ups are the namespace's. */
+	bool host = q.atk != ATK_COPY_UP && rng_chance(r, 40);
+	bool shifted = atomic_load(&rc->shifted);
+	int ret;
+
+	q.via_proc = rng_chance(r, 50);
+	snprintf(q.name, sizeof(q.name), "r%02u-a-%s%02u", rc->round,
+		 host ? "h" : "", n);
+	snprintf(q.dir, sizeof(q.dir), "%s", rc->target);
+	ret = host ? host_attack(&q, rc->dirfd) : attack_do(rc->dirfd, &q);
+	if (q.atk == ATK_OPEN_NODE && ret == 0)
+		violation("round %u: a device node of real root's opened through the mount by %s (shifted: %d)",
+			  rc->round, host ? "the host attacker" : "the namespace's root",
+			  shifted);
+	atomic_fetch_add(host ? &rc->host_attacks : &rc->attacks, 1);
+	if (ret && (errno == EPERM || errno == EACCES))
+		atomic_fetch_add(host ? &rc->host_refused : &rc->refused, 1);
+	if (q.atk == ATK_COPY_UP) {
+		atomic_fetch_add(&rc->copy_ups, 1);
+		if (ret && errno == EPERM && shifted)
+			atomic_fetch_add(&rc->copy_ups_refused, 1);
+	}
 }
 
 static void *race_attacker(void *arg)
@@ -4101,10 +4323,7 @@ static void *race_attacker(void *arg)
 
 	pthread_barrier_wait(&rc->go);
 	for (n = 0; n < RACE_ATTACKS; n++) {
-		atomic_fetch_add(&rc->attacks, 1);
-		if (attack_once(rc, &t->rng, n) < 0 &&
-		    (errno == EPERM || errno == EACCES))
-			atomic_fetch_add(&rc->refused, 1);
+		attack_once(rc, &t->rng, n);
 		usleep(rng_below(&t->rng, 15000));
 	}
 	return NULL;
@@ -4264,6 +4483,7 @@ static void race_cleanup(struct race *rc)
 
 struct race_totals {
 	unsigned int rounds, shifted, files, ebusy, reads, attacks, refused;
+	unsigned int host_attacks, host_refused, copy_ups, copy_ups_refused;
 };
 
 static void race_round(unsigned int round, struct race_totals *tot)
@@ -4300,6 +4520,10 @@ static void race_round(unsigned int round, struct race_totals *tot)
 	tot->reads += atomic_load(&rc.reads);
 	tot->attacks += atomic_load(&rc.attacks);
 	tot->refused += atomic_load(&rc.refused);
+	tot->host_attacks += atomic_load(&rc.host_attacks);
+	tot->host_refused += atomic_load(&rc.host_refused);
+	tot->copy_ups += atomic_load(&rc.copy_ups);
+	tot->copy_ups_refused += atomic_load(&rc.copy_ups_refused);
 }
 
 static int run_shift_race(void)
@@ -4315,14 +4539,18 @@ static int run_shift_race(void)
 	    tot.rounds, now() - t0, tot.shifted, tot.files, tot.ebusy, tot.reads);
 	say("privilege attacks: %u tries through the mounts, %u refused (EPERM/EACCES)",
 	    tot.attacks, tot.refused);
-	if (!tot.refused)
+	say("host-process attacks: %u tries through /proc/PID/root or a passed fd, %u refused (EPERM/EACCES)",
+	    tot.host_attacks, tot.host_refused);
+	say("overlay copy-ups: %u tries, %u refused through a shift (EPERM)",
+	    tot.copy_ups, tot.copy_ups_refused);
+	if (!tot.refused || !tot.host_refused)
 		violation("no privilege attack was refused: were any made?");
 	if (!tot.shifted)
 		violation("no round shifted its mount");
 	balance_check(before, "after the rounds");
 	/* open, two writes and close per file; one call per read and shift attempt */
 	send_report(4ULL * tot.files + tot.reads + tot.ebusy + tot.rounds +
-		    2ULL * tot.attacks, now() - t0, NULL);
+		    2ULL * (tot.attacks + tot.host_attacks), now() - t0, NULL);
 	return atomic_load(&n_violations) ? EXIT_FOUND : 0;
 }
 
@@ -4391,6 +4619,53 @@ static void verify_privileges(int dir, const char *name, const struct stat *st)
 		violation("%s has a file capability for root id %u", name, caps[5]);
 }
 
+/* What an attacker's directory (an overlay's upper and work) holds. */
+static void verify_tree_privileges(int parent, const char *name,
+				   unsigned int depth)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct dirent *de;
+	struct stat st;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		violation("reading the attacker's directory %s: %s", name,
+			  strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		verify_privileges(dirfd(d), de->d_name, &st);
+		if (S_ISDIR(st.st_mode) && depth < 4)
+			verify_tree_privileges(dirfd(d), de->d_name, depth + 1);
+	}
+	closedir(d);
+}
+
+/* The overlay's lower programs are real root's, and stay as they were. */
+static void verify_lower(void)
+{
+	char path[PATH_MAX];
+	uint32_t caps[6];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/" RACE_LOWER "/" RACE_SUID_PROG, scratch.ext4);
+	if (stat(path, &st) || (st.st_mode & 07777) != 04755 || st.st_uid ||
+	    st.st_gid || st.st_size != 5)
+		violation("%s changed: mode %04o, %u:%u, %lld bytes (was 4755 0:0 5)",
+			  path, st.st_mode & 07777, st.st_uid, st.st_gid,
+			  (long long)st.st_size);
+	snprintf(path, sizeof(path), "%s/" RACE_LOWER "/" RACE_FCAP_PROG, scratch.ext4);
+	if (getxattr(path, "security.capability", caps, sizeof(caps)) != sizeof(fcap_v2) ||
+	    memcmp(caps, fcap_v2, sizeof(fcap_v2)))
+		violation("%s lost or changed its file capability", path);
+}
+
 static void verify_owners(void)
 {
 	unsigned int post = 0, race_root = 0, race_user = 0, attacked = 0;
@@ -4428,6 +4703,8 @@ static void verify_owners(void)
 		verify_privileges(dirfd(d), de->d_name, &st);
 		if (strstr(de->d_name, "-a-")) {
 			attacked++;
+			if (S_ISDIR(st.st_mode))
+				verify_tree_privileges(dirfd(d), de->d_name, 0);
 			continue;
 		}
 		if (st.st_uid == 0 && st.st_gid == 0) {
@@ -4447,6 +4724,7 @@ static void verify_owners(void)
 				  de->d_name);
 	}
 	closedir(d);
+	verify_lower();
 	say("files on disk: %u written after the shift (0:0), %u racing it (%u as 0:0, %u as %u:%u), %u by the attacker, none privileged for a lent id; %u of real root's setuid programs written through a mapping, none still setuid",
 	    post, race_root + race_user, race_root, race_user, USERNS_BASE,
 	    USERNS_BASE, attacked, suid_written);
@@ -4676,6 +4954,7 @@ int main(int argc, char **argv)
 	unsigned long violations;
 	double t0 = now();
 	struct report rep;
+	pid_t host_attacker = 0;
 	int status;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -4692,7 +4971,11 @@ int main(int argc, char **argv)
 	if (opt.mode == MODE_FAILSLAB)
 		failslab_setup();
 	scratch_create(opt.userns);
+	if (opt.mode == MODE_SHIFT_RACE)
+		host_attacker = host_attacker_start();
 	status = run_child(bodies[opt.mode], &rep);
+	if (host_attacker > 0)
+		host_attacker_stop(host_attacker);
 	if (opt.mode == MODE_FAILSLAB)
 		failslab_restore();
 	if (opt.mode == MODE_SHIFT_RACE)
