@@ -115,7 +115,7 @@ setup_store() {
 	[ -b "$SCRATCH_DEV" ] ||
 		fail "no scratch disk $SCRATCH_DEV; boot the guest with scripts/bench.sh (it attaches one through GUEST_SCRATCH_DISK)"
 	mkdir -p "$STORE"
-	mount "$SCRATCH_DEV" "$STORE"
+	mount -o nosuid,nodev "$SCRATCH_DEV" "$STORE"
 	# Like /srv/images: nobody may list it, everyone may walk through it,
 	# because crun resolves the rootfs path as the container's root.
 	chmod 0711 "$STORE"

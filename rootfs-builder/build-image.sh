@@ -42,10 +42,16 @@ install_project_files() {
 	fi
 	# The hook and the CLI, as a distribution package would install them.
 	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2
+	# The guest's stores live under /srv, nosuid from boot on: no local
+	# user may run an image's setuid program from a store's host path,
+	# marked or not (configfd-bind(7), "Set-ID programs of a store").
+	printf '%s\n' '# Image stores: no set-ID program runs from their host paths.' \
+		'/srv /srv none bind,nosuid,nodev 0 0' >"$overlay/etc/fstab"
 	# The guest's store, delegated to real root's (rootful) and the test
 	# user's (rootless) containers.  Read-write and suid, explicitly (a
-	# mark is read-only and nosuid by default): the tests write through
-	# shifts, and the image's setuid probe runs as the container's root.
+	# mark is read-only and ignores set-ID bits by default): the tests
+	# write through shifts, and the image's setuid probe runs as the
+	# container's root in its shift (the host path stays nosuid).
 	echo "/srv/images rw suid owner=0 owner=$TEST_USER" >"$overlay/etc/shiftbind/allow.conf"
 	[ -z "$kselftests" ] || install_kselftests "$overlay/$GUEST_LIB/kselftests"
 	# Guest suites only: host/ runs on the host, probe/ is source.

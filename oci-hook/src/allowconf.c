@@ -13,6 +13,7 @@ enum word_bit {
 	WORD_RW = 1 << 0,
 	WORD_SUID = 1 << 1,
 	WORD_FORCE = 1 << 2,
+	WORD_SUID_HOST = 1 << 3,
 };
 
 static const struct {
@@ -22,6 +23,7 @@ static const struct {
 	{ "rw", WORD_RW },
 	{ "suid", WORD_SUID },
 	{ "force", WORD_FORCE },
+	{ "suid-host", WORD_SUID_HOST },
 };
 
 /* Words of earlier versions, now the defaults: a hint instead of "unknown". */
@@ -60,7 +62,7 @@ static int unknown_word(const char *word, const char *file, size_t line,
 					 file, line, word, retired[i].meaning,
 					 retired[i].opposite);
 	return error_msg(e, EINVAL,
-			 "%s:%zu: unknown option \"%.64s\" (known: rw, suid, force, owner=WHO)",
+			 "%s:%zu: unknown option \"%.64s\" (known: rw, suid, suid-host, force, owner=WHO)",
 			 file, line, word);
 }
 
@@ -126,7 +128,8 @@ static int parse_line(char *text, const char *file, size_t line,
 			return ret;
 	}
 	x->mark.flags = (seen & WORD_RW ? MARK_WRITABLE : 0) |
-			(seen & WORD_SUID ? MARK_SUID : 0);
+			(seen & WORD_SUID ? MARK_SUID : 0) |
+			(seen & WORD_SUID_HOST ? MARK_SUID_HOST : 0);
 	x->force = seen & WORD_FORCE;
 	x->path = strdup(path);
 	if (!x->path)

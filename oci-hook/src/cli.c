@@ -2,7 +2,7 @@
 /*
  * shiftbind: administer shift bind mounts.  See shiftbind(8).
  *
- *   shiftbind allow [--rw] [--suid] [--owner WHO]... [--force] PATH
+ *   shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH
  *   shiftbind disallow [--revoke] PATH
  *   shiftbind shift SRC DST
  *   shiftbind status [--json] [PATH]
@@ -61,6 +61,7 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 	static const struct option longopts[] = {
 		{ "rw", no_argument, NULL, 'w' },
 		{ "suid", no_argument, NULL, 's' },
+		{ "suid-host", no_argument, NULL, 'S' },
 		{ "owner", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
@@ -76,6 +77,9 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 			break;
 		case 's':
 			m.flags |= MARK_SUID;
+			break;
+		case 'S':
+			m.flags |= MARK_SUID_HOST;
 			break;
 		case 'f':
 			force = true;
@@ -248,10 +252,12 @@ static int cmd_patch_config(int argc, char **argv, struct error *e)
 }
 
 static const struct command commands[] = {
-	{ "allow", "[--rw] [--suid] [--owner WHO]... [--force] PATH",
-	  "mark the store PATH allow-shift (real root): read-only and nosuid unless\n"
-	  "      --rw/--suid, for the user namespaces of the owners WHO (uid, user name\n"
-	  "      or FIRST-LAST; default: real root's only)", cmd_allow },
+	{ "allow", "[--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH",
+	  "mark the store PATH allow-shift (real root): read-only, and set-ID bits\n"
+	  "      ignored, unless --rw, --suid (in its containers' shifts) or\n"
+	  "      --suid-host (on the host path too), for the user namespaces of the\n"
+	  "      owners WHO (uid, user name or FIRST-LAST; default: real root's only)",
+	  cmd_allow },
 	{ "disallow", "[--revoke] PATH",
 	  "withdraw the allow-shift mark of the store PATH (real root); --revoke also takes back the shifts made through it",
 	  cmd_disallow },

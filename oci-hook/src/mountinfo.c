@@ -76,7 +76,8 @@ int mountinfo_parse_line(char *line, struct mount_entry *m)
 	parent = next_field(&p);
 	if (!id || !parent || parse_int(id, &m->id) || parse_int(parent, &m->parent))
 		return -EINVAL;
-	if (!next_field(&p))	/* major:minor */
+	m->dev = next_field(&p);	/* major:minor */
+	if (!m->dev)
 		return -EINVAL;
 	root = next_field(&p);
 	mountpoint = next_field(&p);

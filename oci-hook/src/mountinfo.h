@@ -26,6 +26,7 @@
 struct mount_entry {
 	int id;
 	int parent;
+	const char *dev;	/* the filesystem's major:minor */
 	const char *root;	/* fields unescaped (\040 is a space) */
 	const char *mountpoint;
 	const char *options;	/* per-mount options */

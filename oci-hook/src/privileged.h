@@ -25,7 +25,9 @@ int shift_in_place(int pathfd, const char *path, struct error *e);
 /* How a store is marked, besides allow-shift (shiftbind allow). */
 enum mark_flags {
 	MARK_WRITABLE = 1 << 0,	/* rw: by default the mark makes it ro */
-	MARK_SUID = 1 << 1,	/* suid: by default nosuid */
+	MARK_SUID = 1 << 1,	/* suid: its shifts honour set-ID bits */
+	/* suid-host: the store's host path too (by default nosuid) */
+	MARK_SUID_HOST = 1 << 2,
 };
 
 struct mark {

@@ -20,6 +20,7 @@
 #include "privileged.h"
 #include "store.h"
 #include "storepath.h"
+#include "suidpaths.h"
 
 /*
  * The checked directory fd: marked in place when it is a mount root,
@@ -47,10 +48,12 @@ static int mark_store(int fd, const char *canon, const struct mark *m,
 static void report_mark(FILE *report, const char *canon, const struct mark *m)
 {
 	bool rw = m->flags & MARK_WRITABLE, suid = m->flags & MARK_SUID;
+	bool suid_host = m->flags & MARK_SUID_HOST;
 	char owners[1024];
 
-	fprintf(report, "marked %s allow-shift, %s, %s\n", canon,
-		rw ? "read-write" : "read-only", suid ? "suid" : "nosuid");
+	fprintf(report, "marked %s allow-shift, %s, %s%s\n", canon,
+		rw ? "read-write" : "read-only", suid_host ? "suid" : "nosuid",
+		suid ? ", shift-suid" : "");
 	if (m->owners.count == 0) {
 		fprintf(report, "delegated to user namespaces created by real root (uid 0) only: rootful containers\n");
 	} else {
@@ -65,8 +68,10 @@ static void report_mark(FILE *report, const char *canon, const struct mark *m)
 		fprintf(report, "and write there as real root (what they create is owned by uid 0 on disk)");
 	else
 		fprintf(report, "and cannot write there (read-only)");
-	fprintf(report, "; set-user-ID and set-group-ID bits there are %s\n",
-		suid ? "honoured (suid)" : "ignored (nosuid)");
+	fprintf(report, "; set-user-ID and set-group-ID bits are %s in its containers' shifts, and %s on the host path\n",
+		suid ? "honoured (shift-suid: as the container's root)" : "ignored",
+		suid_host ? "honoured (suid-host: as real root, for every local user)" :
+			    "ignored (nosuid)");
 }
 
 #define PROTECTED_HARDLINKS "/proc/sys/fs/protected_hardlinks"
@@ -131,6 +136,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 
 	/* Every refusal of the path comes before the kernel is asked. */
 	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
+	if (ret == 0 && !(m->flags & MARK_SUID_HOST))
+		ret = store_check_nosuid_paths(fd, canon, e);
 	if (ret == 0 && (m->flags & MARK_WRITABLE))
 		ret = check_hardlinks_protected(canon, e);
 	if (ret == 0)

@@ -36,6 +36,6 @@ assert_contains "warning: $store $WARNING" "$OUTPUT" "the warning for a store on
 assert_status 0 shiftbind allow "$store"
 [[ $OUTPUT != *"$WARNING"* ]] || fail "a read-only mark was warned about: $OUTPUT"
 
-mount -t tmpfs -o size=1m,mode=0711 shiftbind-rwcost "$own"
+mount -t tmpfs -o size=1m,mode=0711,nosuid,nodev shiftbind-rwcost "$own"
 assert_status 0 shiftbind allow --rw "$own"
 [[ $OUTPUT != *"$WARNING"* ]] || fail "a store on its own filesystem was warned about: $OUTPUT"

@@ -89,7 +89,7 @@ tmpfs_store() {
 	TMPFS_STORE=$1
 	trap 'umount "$TMPFS_STORE" 2>/dev/null; rmdir "$TMPFS_STORE"; rm -rf "$SCRATCH"' EXIT
 	mkdir -p "$1"
-	mount -t tmpfs -o mode=0711 "hook-test-store" "$1"
+	mount -t tmpfs -o mode=0711,nosuid,nodev "hook-test-store" "$1"
 	# Filled first: the mark makes the store read-only.
 	cp -a "$SHARED_IMAGE" "$1/busybox"
 	local dir

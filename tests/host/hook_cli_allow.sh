@@ -7,6 +7,9 @@
 #   - the path: "/", /etc, below /usr, a bind of /etc elsewhere (and
 #     --force, which lets those through and nothing else), a symbolic
 #     link last or on the way, "..", not a directory, missing
+#   - set-ID programs: a store that a suid mount reaches (the system
+#     directories on /, a suid bind of the store's directory) is refused
+#     unless --suid-host; one on a nosuid tmpfs passes
 #   - the directories on the way: owned by a user, writable by others,
 #     by the group, sticky 1777; the store itself owned by a user
 #   - --owner: unknown user, bad range, out of range, overlap, 17 owners
@@ -31,14 +34,16 @@ nokernel="this kernel has no configfd"
 	fail "/run must be root's and 0755 for this test, is $(stat -c '%u %A' /run)"
 base=$(mktemp -d /run/shiftbind-allow.XXXXXX)
 cleanup() {
-	umount "$base/etcbind" "$base/mounted" 2>/dev/null || true
+	umount "$base/etcbind" "$base/mounted" "$base/suidbind" 2>/dev/null || true
+	umount "$base" 2>/dev/null || true
 	rm -rf "$base" "$SCRATCH"
 }
 trap cleanup EXIT
-chmod 0755 "$base"
+# On a nosuid mount of their own: no set-ID program runs from a store's path.
+mount -t tmpfs -o mode=0755,nosuid,nodev shiftbind-allow "$base"
 mkdir -p "$base/good/sub" "$base/etcbind" "$base/mounted" \
 	"$base/open/store" "$base/group/store" "$base/sticky/store" "$base/other/store" \
-	"$base/user/store" "$base/mine"
+	"$base/user/store" "$base/mine" "$base/suidbind"
 chmod 0777 "$base/open"
 chmod 0775 "$base/group"
 chmod 1777 "$base/sticky"
@@ -48,6 +53,8 @@ ln -s good "$base/link"
 touch "$base/file"
 mount --bind /etc "$base/etcbind"
 mount --bind "$base/mounted" "$base/mounted"
+mount --bind "$base/good/sub" "$base/suidbind"
+mount -o remount,bind,suid "$base/suidbind"
 before=$(cat /proc/self/mountinfo)
 
 # refused PATTERN ARG...: `shiftbind ARG...` exits 1 saying PATTERN, and
@@ -85,9 +92,20 @@ refused "refusing to mark \`/usr/share\` allow-shift: it is below /usr (the host
 	allow /usr/share
 refused "refusing to mark \`$base/etcbind\` allow-shift: it is /etc (the host's configuration and secrets), reached through a bind mount; $force_hint" \
 	allow "$base/etcbind"
-passes allow --force "$base/etcbind"
-passes allow --force /etc
-passes allow --force /usr/share
+suid_risk="any local user can run its images' set-user-ID programs as real root through"
+refused "refusing to mark \`$base/etcbind\`: $suid_risk \`/etc\` (mount " \
+	allow --force "$base/etcbind"
+refused "refusing to mark \`/etc\`: $suid_risk \`/etc\` (mount " allow --force /etc
+refused "not nosuid), whether it is marked or not; put the store on a nosuid mount first (a filesystem of its own mounted nosuid, or a bind of it onto itself: \`mount -o bind,nosuid,nodev /usr/share /usr/share\` and the same in /etc/fstab), or accept the risk with --suid-host" \
+	allow --force /usr/share
+passes allow --force --suid-host "$base/etcbind"
+passes allow --force --suid-host /etc
+passes allow --force --suid-host /usr/share
+
+# Another mount of the store's filesystem that is not nosuid reaches it.
+refused "refusing to mark \`$base/good/sub\`: $suid_risk \`$base/suidbind\` (mount " \
+	allow "$base/good/sub"
+passes allow --suid-host "$base/good/sub"
 
 # Links: none is followed, neither last nor on the way; no "..".
 refused "\`$base/link\` is a symbolic link: the store is resolved without following links, so that what is checked is what is marked; name it by its real path" \
@@ -132,7 +150,7 @@ passes allow "${owners[@]}" "$base/good"
 refused "shiftbind allow: --owner 2000: more than 16 owners; a mark lists at most 16 (join uids into ranges FIRST-LAST)" \
 	allow "${owners[@]}" --owner 2000 "$base/good"
 assert_status 2 "$cli" allow --ro "$base/good"
-assert_contains "Usage: shiftbind allow [--rw] [--suid] [--owner WHO]... [--force] PATH" "$OUTPUT"
+assert_contains "Usage: shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH" "$OUTPUT"
 assert_status 2 "$cli" allow --nosuid "$base/good"
 assert_status 2 "$cli" allow --owner
 
@@ -155,7 +173,7 @@ conf=$SCRATCH/allow.conf
 cat >"$conf" <<EOF
 # stores
 $base/good owner=root owner=1001 owner=100000-165535
-$base/etcbind force rw
+$base/etcbind force rw suid-host
 $base/open/store
 $base/etcbind/../good suid
 EOF
@@ -176,7 +194,7 @@ bad_conf "owner=1001: overlaps 1000-2000, given before" "$base/mine owner=1000-2
 bad_conf "owner=\"\": an empty owner" "$base/mine owner="
 bad_conf "\"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" \
 	"$base/mine ro"
-bad_conf "unknown option \"owners=1\" (known: rw, suid, force, owner=WHO)" "$base/mine owners=1"
+bad_conf "unknown option \"owners=1\" (known: rw, suid, suid-host, force, owner=WHO)" "$base/mine owners=1"
 bad_conf "owner=2000: more than 16 owners" \
 	"$base/mine $(printf 'owner=%s ' $(seq 1001 1016)) owner=2000"
 

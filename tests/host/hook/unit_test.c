@@ -1144,7 +1144,7 @@ static const struct allowconf_case {
 	const char *expect;
 } bad_allowconf[] = {
 	{ "unknown option", "/a rx\n",
-	  "f:1: unknown option \"rx\" (known: rw, suid, force, owner=WHO)" },
+	  "f:1: unknown option \"rx\" (known: rw, suid, suid-host, force, owner=WHO)" },
 	{ "retired ro", "/a\n/b ro\n",
 	  "f:2: \"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" },
 	{ "retired nosuid", "/a nosuid\n",

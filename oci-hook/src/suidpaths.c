@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * suidpaths.c: see suidpaths.h.
+ *
+ * An image's setuid-root programs run as real root for any local user
+ * who reaches them through a mount that is not nosuid; the store's mode
+ * hides names only, and image paths are known.  The mark's own bind is
+ * nosuid, but it is not always there (before the unit that makes it,
+ * after a failed apply, after disallow and umount): what lies under it
+ * must be nosuid as well.  So every mount of the store's filesystem is
+ * asked whether it reaches the store's directory by a path, with the
+ * store's marks taken away, and whether it honours set-ID bits.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "mountinfo.h"
+#include "suidpaths.h"
+
+struct mount_table {
+	struct mount_entry *entry;
+	size_t count;
+};
+
+static const struct mount_entry *table_find(const struct mount_table *t, int id)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++)
+		if (t->entry[i].id == id)
+			return &t->entry[i];
+	return NULL;
+}
+
+static int table_read(char *text, struct mount_table *t, struct error *e)
+{
+	size_t lines = 1;
+	char *cursor = text, *p;
+	int ret = 0;
+
+	for (p = text; *p; p++)
+		lines += *p == '\n';
+	t->entry = calloc(lines, sizeof(*t->entry));
+	if (!t->entry)
+		return error_errno(e, ENOMEM, "reading " MOUNTINFO_PATH);
+	t->count = 0;
+	while (t->count < lines &&
+	       (ret = mountinfo_next(&cursor, &t->entry[t->count], e)) > 0)
+		t->count++;
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * @path is @dir or below it: the rest, "" or starting with '/', in
+ * *rest.  Both are absolute, without "." or ".." (mountinfo's, and a
+ * canonical path).
+ */
+static bool path_below(const char *path, const char *dir, const char **rest)
+{
+	size_t n = strcmp(dir, "/") ? strlen(dir) : 0;
+
+	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
+		return false;
+	*rest = path + n;
+	return true;
+}
+
+static void path_join(char *out, size_t size, const char *dir, const char *rest)
+{
+	snprintf(out, size, "%s%s", strcmp(dir, "/") || !*rest ? dir : "", rest);
+}
+
+/* The mount a path leads to now, without following symlinks: its id. */
+static int mount_at(const char *path, int *mnt_id)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	_cleanup_close_ int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	struct statx stx;
+
+	if (fd < 0 ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return -1;
+	*mnt_id = (int)stx.stx_mnt_id;
+	return 0;
+}
+
+/* One of the store's own marks: an allow-shift bind of its directory. */
+static bool is_store_mark(const struct mount_entry *m, const char *fs_path)
+{
+	return mount_allow_shift(m, NULL, NULL) && strcmp(m->root, fs_path) == 0;
+}
+
+/*
+ * Whether @path leads into mount @via, once the store's marks stacked
+ * on @path are gone: the mount under a mark is its parent.
+ */
+static bool reaches_without_marks(const struct mount_table *t, const char *path,
+				  int via, const char *fs_path)
+{
+	const struct mount_entry *m;
+	size_t hops;
+	int id;
+
+	if (mount_at(path, &id) < 0)
+		return false;
+	for (hops = 0; hops <= t->count; hops++) {
+		if (id == via)
+			return true;
+		m = table_find(t, id);
+		if (!m || !is_store_mark(m, fs_path) || strcmp(m->mountpoint, path))
+			return false;
+		id = m->parent;
+	}
+	return false;
+}
+
+/* The store's path within its filesystem, from the mount it is on. */
+static int store_fs_path(const struct mount_entry *s, const char *canon,
+			 char *out, size_t size, struct error *e)
+{
+	const char *rest;
+
+	if (!path_below(canon, s->mountpoint, &rest))
+		return error_msg(e, EINVAL,
+				 "cannot tell which mounts reach `%s`: it is not below its mount's mount point `%s` in " MOUNTINFO_PATH,
+				 canon, s->mountpoint);
+	path_join(out, size, s->root, rest);
+	return 0;
+}
+
+static int refuse_suid_path(const char *canon, const char *path,
+			    const struct mount_entry *m, struct error *e)
+{
+	return error_msg(e, EPERM,
+			 "refusing to mark `%s`: any local user can run its images' set-user-ID programs as real root through `%s` (mount %d, %s, not nosuid), whether it is marked or not; put the store on a nosuid mount first (a filesystem of its own mounted nosuid, or a bind of it onto itself: `mount -o bind,nosuid,nodev %s %s` and the same in /etc/fstab), or accept the risk with --suid-host",
+			 canon, path, m->id, m->fstype, canon, canon);
+}
+
+int store_check_nosuid_paths(int fd, const char *canon, struct error *e)
+{
+	_cleanup_free_ char *text = NULL;
+	struct mount_table t = { NULL, 0 };
+	char fs_path[PATH_MAX], path[2 * PATH_MAX];
+	const struct mount_entry *s, *m;
+	struct statx stx;
+	const char *rest;
+	size_t i;
+	int ret;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return error_errno(e, errno ? errno : ENOSYS, "statx `%s`", canon);
+	ret = mountinfo_read(&text, e);
+	if (ret == 0)
+		ret = table_read(text, &t, e);
+	s = ret == 0 ? table_find(&t, (int)stx.stx_mnt_id) : NULL;
+	if (ret == 0 && !s)
+		ret = error_msg(e, ENOENT, "`%s`: its mount is not in " MOUNTINFO_PATH,
+				canon);
+	if (ret == 0)
+		ret = store_fs_path(s, canon, fs_path, sizeof(fs_path), e);
+	for (i = 0; ret == 0 && i < t.count; i++) {
+		m = &t.entry[i];
+		if (strcmp(m->dev, s->dev) || mount_has_option(m->options, "nosuid") ||
+		    is_store_mark(m, fs_path) || !path_below(fs_path, m->root, &rest))
+			continue;
+		path_join(path, sizeof(path), m->mountpoint, rest);
+		if (reaches_without_marks(&t, path, m->id, fs_path))
+			ret = refuse_suid_path(canon, path, m, e);
+	}
+	free(t.entry);
+	return ret;
+}
