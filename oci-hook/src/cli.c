@@ -190,11 +190,21 @@ static int cmd_prepare_image(int argc, char **argv, struct error *e)
 
 static int cmd_prepare_store(int argc, char **argv, struct error *e)
 {
-	static const struct option longopts[] = { { NULL, 0, NULL, 0 } };
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool force = false;
+	int c;
 
-	if (next_option(argc, argv, longopts) != -1 || argc - optind != 1)
+	while ((c = next_option(argc, argv, longopts)) != -1) {
+		if (c != 'f')
+			return USAGE;
+		force = true;
+	}
+	if (argc - optind != 1)
 		return USAGE;
-	return prepare_store(argv[optind], stdout, e);
+	return prepare_store(argv[optind], force, stdout, e);
 }
 
 /* PODMAN_INSIDE_OPTION is how the command finds itself in podman's namespace. */
@@ -268,10 +278,11 @@ static const struct command commands[] = {
 	{ "prepare-image", "DIR",
 	  "create the mount targets runtimes need in image DIR (real root)",
 	  cmd_prepare_image },
-	{ "prepare-store", "STORE",
+	{ "prepare-store", "[--force] STORE",
 	  "make the podman overlay store STORE usable by rootless podman users:\n"
 	  "      metadata readable, opaque directories marked for user namespaces\n"
-	  "      (real root)", cmd_prepare_store },
+	  "      (real root); a live graphroot is refused unless --force",
+	  cmd_prepare_store },
 	{ "podman-setup", "STORE...",
 	  "shift each STORE over itself in your rootless podman's mount namespace\n"
 	  "      (the store's user, after boot or podman system migrate)",

@@ -129,6 +129,18 @@ int open_in_root(int rootfd, const char *path)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+int open_beneath(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (unsigned int)flags | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
 int read_bundle_config(const char *bundle, size_t cap, int *dirfd, char **text,
 		       size_t *len, struct error *e)
 {

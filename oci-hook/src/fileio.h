@@ -46,6 +46,14 @@ int read_regular_file_at(int dirfd, const char *name, const char *display,
 int open_in_root(int rootfd, const char *path);
 
 /*
+ * open_beneath: path (relative) below dirfd, as a root-run tool must
+ * reach what users can change: never above dirfd, through no symbolic
+ * link (a trailing one is opened itself with O_PATH, refused otherwise),
+ * no magic link and no other mount.  The fd, or -errno.
+ */
+int open_beneath(int dirfd, const char *path, int flags);
+
+/*
  * path_within: the absolute path is dir or below it, whole components
  * compared ("/srv" is not within "/sr"); with strictly, below it only
  * ("/dev/pts" within "/dev", "/dev" not).  Trailing slashes of dir do

@@ -3,8 +3,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <fcntl.h>
-#include <fts.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,152 +13,120 @@
 
 #include "common.h"
 #include "configfd.h"
+#include "fileio.h"
 #include "kernel.h"
 #include "mounts.h"
 #include "podman.h"
 #include "privileged.h"
 #include "storepath.h"
+#include "treewalk.h"
 
 /* --- prepare-store (real root) ------------------------------------- */
 
+/*
+ * What prepare-store changes, and nothing else: the metadata rootless
+ * podman reads before its shift exists (the image and layer lists,
+ * manifests, configs and lock files, which hold no file of any image)
+ * readable by all, the store's own directory searchable, and the layers'
+ * opaque marks copied to the form overlayfs reads in a user namespace.
+ * The layers keep the modes containers/storage gives them (overlay/ and
+ * each layer's directory 0700 root): rootless podman reads them through
+ * its shift, where real root's files are its namespace root's, so no
+ * local user reaches an image's file, nor runs its setuid programs,
+ * from the store's path.
+ */
 struct prepared {
-	unsigned int dirs;	/* directories made searchable by all */
-	unsigned int files;	/* files made readable by all */
+	unsigned int dirs;	/* metadata directories made searchable by all */
+	unsigned int files;	/* metadata files made readable by all */
 	unsigned int opaque;	/* user.overlay.opaque set */
+	struct walk_stats walk;
 };
 
-/* Read (and search) for everybody; nothing else of the mode changes. */
-static int make_readable(const char *path, const struct stat *st,
-			 struct prepared *p, struct error *e)
-{
-	mode_t mode = st->st_mode & 07777;
-	mode_t want = mode | (S_ISDIR(st->st_mode) ? 0555 : 0444);
+#define EROFS_HINT \
+	" (an allow-shift mark makes the store read-only: run prepare-store before `shiftbind allow`, or `shiftbind disallow` first)"
 
-	if (S_ISLNK(st->st_mode) || want == mode)
+/* @add to the mode of the entry, by its fd; nothing else changes. */
+static int add_mode(const struct walk_entry *ent, mode_t add, struct prepared *p,
+		    struct error *e)
+{
+	mode_t mode = ent->st->st_mode & 07777;
+
+	if ((mode | add) == mode)
 		return 0;
-	if (chmod(path, want) < 0)
-		return error_errno(e, errno, "chmod `%s` to %04o%s", path, want,
-				   errno == EROFS ?
-				   " (an allow-shift mark makes the store read-only: run prepare-store before `shiftbind allow`, or `shiftbind disallow` first)" : "");
-	if (S_ISDIR(st->st_mode))
+	if (fchmod(ent->fd, mode | add) < 0)
+		return error_errno(e, errno, "chmod `%s` to %04o%s", ent->path,
+				   mode | add, errno == EROFS ? EROFS_HINT : "");
+	if (S_ISDIR(ent->st->st_mode))
 		p->dirs++;
 	else
 		p->files++;
 	return 0;
 }
 
-/*
- * Calls fn on every entry of the tree at root (root included), without
- * following links or leaving its file system.  fn may skip a directory's
- * contents by returning 1.
- */
-static int walk(const char *root,
-		int (*fn)(FTSENT *ent, struct prepared *p, struct error *e),
-		struct prepared *p, struct error *e)
+/* overlay-images/ and overlay-layers/: readable (and searchable) by all. */
+static int readable_entry(const struct walk_entry *ent, void *arg,
+			  struct error *e)
 {
-	char *paths[] = { (char *)root, NULL };
-	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_XDEV | FTS_NOCHDIR, NULL);
-	FTSENT *ent;
-	int ret = 0;
-
-	if (!fts)
-		return error_errno(e, errno, "walk `%s`", root);
-	for (;;) {
-		errno = 0;
-		ent = fts_read(fts);
-		if (!ent) {
-			/* errno 0: the whole tree was returned. */
-			if (errno)
-				ret = error_errno(e, errno, "walk `%s`", root);
-			break;
-		}
-		if (ent->fts_info == FTS_DP)
-			continue;
-		if (ent->fts_info == FTS_ERR || ent->fts_info == FTS_DNR ||
-		    ent->fts_info == FTS_NS) {
-			ret = error_errno(e, ent->fts_errno, "walk `%s`", ent->fts_path);
-			break;
-		}
-		ret = fn(ent, p, e);
-		if (ret < 0)
-			break;
-		if (ret == 1) {
-			fts_set(fts, ent, FTS_SKIP);
-			ret = 0;
-		}
-	}
-	fts_close(fts);
-	return ret;
+	return add_mode(ent, S_ISDIR(ent->st->st_mode) ? 0555 : 0444, arg, e);
 }
 
-/* overlay-images/ and overlay-layers/: lists, manifests, configs, locks. */
-static int readable_entry(FTSENT *ent, struct prepared *p, struct error *e)
+static bool has_suffix(const char *s, const char *suffix)
 {
-	return make_readable(ent->fts_path, ent->fts_statp, p, e);
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* The store's directory: searchable; its top-level lock files: readable. */
+static int top_entry(const struct walk_entry *ent, void *arg, struct error *e)
+{
+	if (ent->depth == 0)
+		return add_mode(ent, 0111, arg, e);
+	if (S_ISDIR(ent->st->st_mode))
+		return WALK_SKIP_CONTENTS;
+	return has_suffix(ent->path, ".lock") ? add_mode(ent, 0444, arg, e) : 0;
 }
 
 #define OPAQUE_XATTR		"trusted.overlay.opaque"
 #define OPAQUE_USER_XATTR	"user.overlay.opaque"
 
 /* A directory overlayfs sees as opaque is seen so in a user namespace too. */
-static int copy_opaque(FTSENT *ent, struct prepared *p, struct error *e)
+static int copy_opaque(const struct walk_entry *ent, struct prepared *p,
+		       struct error *e)
 {
 	char value[16], user[16];
 	ssize_t n, m;
 
-	if (!S_ISDIR(ent->fts_statp->st_mode))
-		return 0;
-	n = lgetxattr(ent->fts_path, OPAQUE_XATTR, value, sizeof(value));
+	n = fgetxattr(ent->fd, OPAQUE_XATTR, value, sizeof(value));
 	if (n < 0)
 		return errno == ENODATA ? 0 :
-			error_errno(e, errno, "read " OPAQUE_XATTR " of `%s`", ent->fts_path);
-	m = lgetxattr(ent->fts_path, OPAQUE_USER_XATTR, user, sizeof(user));
+			error_errno(e, errno, "read " OPAQUE_XATTR " of `%s`", ent->path);
+	m = fgetxattr(ent->fd, OPAQUE_USER_XATTR, user, sizeof(user));
 	if (m == n && !memcmp(user, value, (size_t)n))
 		return 0;
-	if (lsetxattr(ent->fts_path, OPAQUE_USER_XATTR, value, (size_t)n, 0) < 0)
-		return error_errno(e, errno, "set " OPAQUE_USER_XATTR " on `%s`",
-				   ent->fts_path);
+	if (fsetxattr(ent->fd, OPAQUE_USER_XATTR, value, (size_t)n, 0) < 0)
+		return error_errno(e, errno, "set " OPAQUE_USER_XATTR " on `%s`%s",
+				   ent->path, errno == EROFS ? EROFS_HINT : "");
 	p->opaque++;
 	return 0;
 }
 
 /*
- * overlay/: the directory, l/ (the short names), each layer's directory
- * and its link and lower files become readable; in a layer's diff/, the
- * image's own files, only opaque marks are copied; work/ and merged/,
- * where they exist, are left alone.
+ * overlay/: into each layer's diff/ (depth 2), where every directory's
+ * opaque mark is copied; l/ (the short names), work/ and merged/ are
+ * not entered, and no mode changes.
  */
-static int prepare_layer_entry(FTSENT *ent, struct prepared *p,
-			       struct error *e)
+static int layer_entry(const struct walk_entry *ent, void *arg, struct error *e)
 {
-	bool in_diff = ent->fts_level >= 3 ||
-		       (ent->fts_level == 2 && !strcmp(ent->fts_name, "diff"));
-	int ret;
+	const char *name = strrchr(ent->path, '/') + 1;
 
-	if (in_diff)
-		return copy_opaque(ent, p, e);
-	if (ent->fts_level == 2 && S_ISDIR(ent->fts_statp->st_mode))
-		return 1;
-	if (ent->fts_level == 2 && strcmp(ent->fts_name, "link") &&
-	    strcmp(ent->fts_name, "lower"))
+	if (!S_ISDIR(ent->st->st_mode))
 		return 0;
-	ret = make_readable(ent->fts_path, ent->fts_statp, p, e);
-	/* l/ holds only links. */
-	return ret == 0 && ent->fts_level == 1 && !strcmp(ent->fts_name, "l") ? 1 : ret;
-}
-
-/* The store's own directory and its top-level lock files. */
-static int readable_top(FTSENT *ent, struct prepared *p, struct error *e)
-{
-	size_t len = strlen(ent->fts_name);
-
-	if (ent->fts_level == 0)
-		return make_readable(ent->fts_path, ent->fts_statp, p, e);
-	if (S_ISDIR(ent->fts_statp->st_mode))
-		return 1;
-	if (len > 5 && !strcmp(ent->fts_name + len - 5, ".lock"))
-		return make_readable(ent->fts_path, ent->fts_statp, p, e);
-	return 0;
+	if (ent->depth == 1 && !strcmp(name, "l"))
+		return WALK_SKIP_CONTENTS;
+	if (ent->depth == 2 && strcmp(name, "diff"))
+		return WALK_SKIP_CONTENTS;
+	return ent->depth >= 2 ? copy_opaque(ent, arg, e) : 0;
 }
 
 static int check_overlay_store(int fd, const char *path, struct error *e)
@@ -173,12 +141,90 @@ static int check_overlay_store(int fd, const char *path, struct error *e)
 	return 0;
 }
 
-int prepare_store(const char *path, FILE *report, struct error *e)
+/*
+ * Whether the file @path below @fd holds the byte @c: a JSON array with
+ * an object in it ('{'), an object with a member in it ('"').
+ */
+static bool file_contains(int fd, const char *path, char c)
 {
-	static const char *const metadata[] = { "overlay-images", "overlay-layers" };
-	struct prepared p = { 0, 0, 0 };
+	_cleanup_close_ int file = open_beneath(fd, path, O_RDONLY | O_NONBLOCK);
+	char buf[4096];
+	ssize_t n;
+
+	if (file < 0)
+		return false;
+	while ((n = read(file, buf, sizeof(buf))) > 0)
+		if (memchr(buf, c, (size_t)n))
+			return true;
+	return false;
+}
+
+static bool dir_has_entries(int fd, const char *path)
+{
+	int dfd = open_beneath(fd, path, O_RDONLY | O_DIRECTORY);
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+
+	if (dfd < 0)
+		return false;
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return false;
+	}
+	while (!found && (de = readdir(dir)))
+		found = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(dir);
+	return found;
+}
+
+/* What makes a containers/storage root more than an image store, or NULL. */
+static const char *live_state(int fd)
+{
+	if (file_contains(fd, "overlay-containers/containers.json", '{'))
+		return "overlay-containers/containers.json lists containers";
+	if (dir_has_entries(fd, "volumes"))
+		return "volumes/ holds volumes";
+	if (file_contains(fd, "secrets/filedriver/secretsdata.json", '"'))
+		return "secrets/ holds secrets";
+	return NULL;
+}
+
+int store_check_image_only(int fd, const char *canon, struct error *e)
+{
+	const char *what = live_state(fd);
+
+	if (!what)
+		return 0;
+	return error_msg(e, EPERM,
+			 "refusing `%s`: it is a live podman graphroot (%s), and a mark lends all of it to the delegated users' shifts, root's containers' files, volumes and secrets included; share an image-only store instead (`podman --root DIR pull|import|build` used for nothing else, or podman's --imagestore DIR), or give --force",
+			 canon, what);
+}
+
+static int prepare_walk(int fd, const char *canon, const char *sub, walk_fn fn,
+			struct prepared *p, FILE *report, struct error *e)
+{
+	char display[PATH_MAX + 32];
+
+	snprintf(display, sizeof(display), "%s%s%s", canon, *sub ? "/" : "", sub);
+	return treewalk(fd, *sub ? sub : ".", display, fn, p, &p->walk, report, e);
+}
+
+int prepare_store(const char *path, bool force, FILE *report, struct error *e)
+{
+	static const struct {
+		const char *sub;
+		walk_fn fn;
+	} walks[] = {
+		{ "", top_entry },
+		{ "overlay-images", readable_entry },
+		{ "overlay-layers", readable_entry },
+		{ "overlay", layer_entry },
+	};
+	struct prepared p = { 0, 0, 0, { 0 } };
 	_cleanup_close_ int fd = -1;
-	char canon[PATH_MAX], sub[PATH_MAX + sizeof("/overlay-layers")];
+	char canon[PATH_MAX];
 	size_t i;
 	int ret;
 
@@ -186,20 +232,19 @@ int prepare_store(const char *path, FILE *report, struct error *e)
 			 sizeof(canon), e);
 	if (ret == 0)
 		ret = check_overlay_store(fd, canon, e);
-	if (ret == 0)
-		ret = walk(canon, readable_top, &p, e);
-	for (i = 0; ret == 0 && i < ARRAY_SIZE(metadata); i++) {
-		snprintf(sub, sizeof(sub), "%s/%s", canon, metadata[i]);
-		ret = walk(sub, readable_entry, &p, e);
-	}
-	snprintf(sub, sizeof(sub), "%s/overlay", canon);
-	if (ret == 0)
-		ret = walk(sub, prepare_layer_entry, &p, e);
+	if (ret == 0 && !force)
+		ret = store_check_image_only(fd, canon, e);
+	for (i = 0; ret == 0 && i < ARRAY_SIZE(walks); i++)
+		ret = prepare_walk(fd, canon, walks[i].sub, walks[i].fn, &p,
+				   report, e);
 	if (ret < 0)
 		return error_context(e, "preparing store %s", path);
 	fprintf(report,
-		"%s: prepared for rootless podman: %u directories and %u files of its metadata made readable by all users, %u opaque directories marked " OPAQUE_USER_XATTR "\n",
+		"%s: prepared for rootless podman: %u directories and %u files of its metadata made readable by all users (no image file, and the layers' modes unchanged), %u opaque directories marked " OPAQUE_USER_XATTR "\n",
 		canon, p.dirs, p.files, p.opaque);
+	if (p.walk.skipped)
+		fprintf(report, "%s: %u entries skipped, listed above: changed while prepare-store ran, other mounts, or too deep; run it again when the store is quiet\n",
+			canon, p.walk.skipped);
 	return 0;
 }
 

@@ -27,15 +27,29 @@
 
 /*
  * prepare_store: what rootless podman needs of a store real root's podman
- * made, done in place and idempotent: its metadata (the store's
- * directories, image and layer lists, manifests, lock files, each
- * layer's link and lower files) readable by every user, the layers'
- * contents left as the images have them; and for every directory that
+ * made, done in place and idempotent: the metadata it reads before its
+ * shift exists (the image and layer lists, manifests, configs and lock
+ * files: no image file) readable by every user, the store's directory
+ * searchable; the layers (overlay/) keep their modes, for podman reads
+ * them through its shift; and for every directory of a layer that
  * overlayfs marks opaque with trusted.overlay.opaque, the same value in
  * user.overlay.opaque, the form overlayfs reads when mounted in a user
- * namespace.  The store's path is resolved and checked as `allow` does.
+ * namespace.  The store's path is resolved and checked as `allow` does;
+ * every entry is reached from it by open_beneath() and changed through
+ * its fd (treewalk.h): what users swap in during the walk is skipped and
+ * reported, never followed.  A live graphroot is refused unless force
+ * (store_check_image_only()).
  */
-int prepare_store(const char *path, FILE *report, struct error *e);
+int prepare_store(const char *path, bool force, FILE *report, struct error *e);
+
+/*
+ * store_check_image_only: 0 unless the containers/storage root at fd
+ * (canonical path canon) holds more than images: containers, volumes or
+ * secrets of real root's podman.  A mark would lend all of that to the
+ * delegated users' shifts; -EPERM then, saying how to share an
+ * image-only store instead (or --force).
+ */
+int store_check_image_only(int fd, const char *canon, struct error *e);
 
 /*
  * podman_setup: shift each store over itself in the caller's rootless

@@ -17,6 +17,7 @@
 #include "fileio.h"
 #include "kernel.h"
 #include "mounts.h"
+#include "podman.h"
 #include "privileged.h"
 #include "store.h"
 #include "storepath.h"
@@ -138,6 +139,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
 	if (ret == 0 && !(m->flags & MARK_SUID_HOST))
 		ret = store_check_nosuid_paths(fd, canon, e);
+	if (ret == 0 && !force)
+		ret = store_check_image_only(fd, canon, e);
 	if (ret == 0 && (m->flags & MARK_WRITABLE))
 		ret = check_hardlinks_protected(canon, e);
 	if (ret == 0)
