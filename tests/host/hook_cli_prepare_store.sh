@@ -1,10 +1,12 @@
 #!/bin/bash
 # shiftbind prepare-store (release build) on a store laid out as real
 # root's podman lays out an overlay store:
-#   - the metadata (the store, overlay/, overlay/l, each layer's
-#     directory, link and lower files, overlay-images/ and
-#     overlay-layers/ with their lists, manifests and locks) becomes
-#     readable by all; the layers' contents keep their modes
+#   - the metadata (overlay-images/ and overlay-layers/ with their
+#     lists, manifests and locks, the store's lock files) becomes
+#     readable by all, the store searchable; the layers (overlay/, each
+#     layer's directory, link file and contents) keep their modes
+#   - a live graphroot (a container listed, a secret kept) is refused,
+#     unchanged, unless --force
 #   - a directory with trusted.overlay.opaque gets user.overlay.opaque
 #     with the same value; one without gets none
 #   - a second run changes nothing and says so (0 / 0 / 0)
@@ -41,25 +43,35 @@ chmod 0600 "$store/overlay-layers/layers.json" "$store/overlay-images/img1/manif
 chmod 0755 "$store"
 python3 -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.overlay.opaque", b"y")' \
 	"$layer/diff/home"
+# Links in the metadata and in a layer lead outside: never followed.
+echo secret >"$base/outside-file"
+chmod 0600 "$base/outside-file"
+mkdir "$base/outside-dir"
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "trusted.overlay.opaque", b"y")' \
+	"$base/outside-dir"
+ln -s "$base/outside-file" "$store/overlay-images/img1/link-out"
+ln -s "$base/outside-dir" "$layer/diff/link-out"
 
 assert_status 0 "$cli" prepare-store "$store"
-assert_eq "$store: prepared for rootless podman: 5 directories and 4 files of its metadata made readable by all users, 1 opaque directories marked user.overlay.opaque" \
+assert_eq "$store: prepared for rootless podman: 3 directories and 3 files of its metadata made readable by all users (no image file, and the layers' modes unchanged), 1 opaque directories marked user.overlay.opaque" \
 	"$OUTPUT" "report"
 modes=$(cd "$store" && find . -printf '%m %p\n' | sort -k2)
 assert_eq ". 755
-./overlay 755
+./overlay 700
 ./overlay-images 755
 ./overlay-images/img1 755
+./overlay-images/img1/link-out 777
 ./overlay-images/img1/manifest 644
 ./overlay-layers 755
 ./overlay-layers/layers.json 644
 ./overlay-layers/layers.lock 644
-./overlay/0123abcd 755
+./overlay/0123abcd 700
 ./overlay/0123abcd/diff 755
 ./overlay/0123abcd/diff/etc 755
 ./overlay/0123abcd/diff/etc/shadow 600
 ./overlay/0123abcd/diff/home 755
-./overlay/0123abcd/link 644
+./overlay/0123abcd/diff/link-out 777
+./overlay/0123abcd/link 600
 ./overlay/l 755
 ./storage.lock 644" "$(awk '{ print $2, $1 }' <<<"$modes")" "modes after prepare-store"
 opaque() {
@@ -70,11 +82,34 @@ except OSError:
     print("none")' "$1"
 }
 assert_eq y "$(opaque "$layer/diff/home")" "user.overlay.opaque of the opaque directory"
+assert_eq 600 "$(stat -c %a "$base/outside-file")" "a file outside the store, linked from its metadata"
+assert_eq none "$(opaque "$base/outside-dir")" "a directory outside the store, linked from a layer"
 assert_eq none "$(opaque "$layer/diff/etc")" "user.overlay.opaque of another directory"
 
 assert_status 0 "$cli" prepare-store "$store"
-assert_eq "$store: prepared for rootless podman: 0 directories and 0 files of its metadata made readable by all users, 0 opaque directories marked user.overlay.opaque" \
+assert_eq "$store: prepared for rootless podman: 0 directories and 0 files of its metadata made readable by all users (no image file, and the layers' modes unchanged), 0 opaque directories marked user.overlay.opaque" \
 	"$OUTPUT" "a second run"
+
+# A live graphroot: refused as it is, then with --force.
+live_refused() {
+	local before
+	before=$(cd "$store" && find . -printf '%m %p\n' | sort)
+	assert_status 1 "$cli" prepare-store "$store"
+	assert_contains "refusing \`$store\`: it is a live podman graphroot ($1)" "$OUTPUT" "prepare-store on a store with $1"
+	assert_eq "$before" "$(cd "$store" && find . -printf '%m %p\n' | sort)" "modes after the refusal"
+	assert_status 0 "$cli" prepare-store --force "$store"
+}
+mkdir -p "$store/overlay-containers" "$store/secrets/filedriver"
+echo '[]' >"$store/overlay-containers/containers.json"
+echo '{}' >"$store/secrets/filedriver/secretsdata.json"
+assert_status 0 "$cli" prepare-store "$store"
+chmod 0600 "$store/overlay-layers/layers.json"
+echo '[{"id":"c1","layer":"0123abcd"}]' >"$store/overlay-containers/containers.json"
+live_refused "overlay-containers/containers.json lists containers"
+echo '[]' >"$store/overlay-containers/containers.json"
+echo '{"s1":"c2VjcmV0"}' >"$store/secrets/filedriver/secretsdata.json"
+chmod 0600 "$store/overlay-layers/layers.json"
+live_refused "secrets/ holds secrets"
 
 mkdir "$base/empty"
 assert_status 1 "$cli" prepare-store "$base/empty"

@@ -18,6 +18,7 @@
  *   probe setcap PATH            writes a v2 security.capability granting
  *                                cap_net_raw (what setcap(8) writes)
  *   probe getxattr PATH NAME     NAME: N bytes, or the errno (ENODATA: none)
+ *   probe setxattr PATH NAME VALUE  lsetxattr of the text VALUE
  *   probe remount-rw PATH        tries MS_REMOUNT|MS_BIND without MS_RDONLY
  *   probe hold DIR SECONDS       opens the directory DIR, prints "holding DIR
  *                                as fd N", and sleeps SECONDS with it open
@@ -173,6 +174,15 @@ static int cmd_getxattr(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_setxattr(int argc, char **argv)
+{
+	(void)argc;
+	if (lsetxattr(argv[0], argv[1], argv[2], strlen(argv[2]), 0) < 0)
+		return fail("setxattr", argv[0]);
+	printf("%s: set\n", argv[1]);
+	return 0;
+}
+
 static int cmd_remount_rw(int argc, char **argv)
 {
 	(void)argc;
@@ -285,6 +295,7 @@ static const struct command commands[] = {
 	{ "open", 2, cmd_open },
 	{ "setcap", 1, cmd_setcap },
 	{ "getxattr", 2, cmd_getxattr },
+	{ "setxattr", 3, cmd_setxattr },
 	{ "remount-rw", 1, cmd_remount_rw },
 	{ "hold", 2, cmd_hold },
 	{ "clone-tree", 2, cmd_clone_tree },

@@ -1,0 +1,52 @@
+#!/bin/bash
+# A podman graphroot in use holds more than images: a mark would lend its
+# containers' files, volumes and secrets to the delegated users' shifts.
+# prepare-store and allow refuse one that lists a container, or holds a
+# volume, naming what they found and how to share an image-only store,
+# and leave it as it was (no mode changed, nothing mounted); --force
+# goes on.  The image-only store of the podman tests is accepted (they
+# prepare and mark it).
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/podmanlib.bash"
+require_guest
+scratch_dir
+live=/srv/live-graphroot-$$
+live_podman() {
+	podman --root "$live" --runroot /run/live-graphroot-$$ --storage-driver overlay \
+		--cgroup-manager cgroupfs --events-backend file --runtime /usr/bin/crun "$@"
+}
+cleanup() {
+	live_podman rm -af >/dev/null 2>&1
+	live_podman volume rm -af >/dev/null 2>&1
+	while mountpoint -q "$live"; do umount "$live" || break; done
+	rm -rf "$live" /run/live-graphroot-$$ "$SCRATCH"
+}
+trap cleanup EXIT
+mkdir -m 0711 "$live"
+tar -C "$SHARED_IMAGE" -cf "$SCRATCH/busybox.tar" .
+live_podman import "$SCRATCH/busybox.tar" localhost/live >/dev/null ||
+	fail "podman import into $live failed"
+live_podman create --name c localhost/live /bin/true >/dev/null ||
+	fail "podman create in $live failed"
+
+modes() { (cd "$live" && find . -printf '%m %p\n' | sort); }
+before=$(modes)
+remedy="share an image-only store instead (\`podman --root DIR pull|import|build\` used for nothing else, or podman's --imagestore DIR), or give --force"
+assert_status 1 shiftbind prepare-store "$live"
+assert_contains "refusing \`$live\`: it is a live podman graphroot (overlay-containers/containers.json lists containers)" \
+	"$OUTPUT" "prepare-store on a graphroot with a container"
+assert_contains "$remedy" "$OUTPUT" "the remedy"
+assert_status 1 shiftbind allow --owner "$TEST_USER" "$live"
+assert_contains "it is a live podman graphroot (overlay-containers/containers.json lists containers)" \
+	"$OUTPUT" "allow on a graphroot with a container"
+mountpoint -q "$live" && fail "the refused store was mounted"
+assert_eq "$before" "$(modes)" "modes in the refused graphroot"
+
+live_podman rm -af >/dev/null
+live_podman volume create v >/dev/null || fail "podman volume create in $live failed"
+assert_status 1 shiftbind prepare-store "$live"
+assert_contains "it is a live podman graphroot (volumes/ holds volumes)" "$OUTPUT" \
+	"prepare-store on a graphroot with a volume"
+
+assert_status 0 shiftbind prepare-store --force "$live"
+assert_status 0 shiftbind allow --force --owner "$TEST_USER" "$live"
