@@ -16,7 +16,7 @@ assert_contains "$PODMAN_STORE is not marked allow-shift in podman's rootless mo
 podman_store_share
 podman_store_unshare
 assert_status 0 shiftbind prepare-store "$PODMAN_STORE"
-assert_eq "$PODMAN_STORE: prepared for rootless podman: 0 directories and 0 files of its metadata made readable by all users, 0 opaque directories marked user.overlay.opaque" \
+assert_eq "$PODMAN_STORE: prepared for rootless podman: 0 directories and 0 files of its metadata made readable by all users (no image file, and the layers' modes unchanged), 0 opaque directories marked user.overlay.opaque" \
 	"$OUTPUT" "prepare-store a second time"
 podman_store_share
 user_podman_fresh
