@@ -6,7 +6,7 @@
 require_guest
 scratch_dir
 
-store=/var/lib/hook-allow-$$
+store=/srv/hook-allow-$$ # under the guest's nosuid /srv, as shiftbind(8) asks
 image=$store/busybox
 mkdir -p "$store"
 chmod 0711 "$store" # traversable by the container's root, see shiftbind(8)
