@@ -98,23 +98,34 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 	return allow_store(argv[optind], &m, force, stdout, e);
 }
 
-static int cmd_disallow(int argc, char **argv, struct error *e)
+/*
+ * A command's one operand, after its one flag option (--@flag, *set when
+ * given): NULL for a usage error.
+ */
+static const char *flag_and_operand(int argc, char **argv, const char *flag,
+				    bool *set)
 {
-	static const struct option longopts[] = {
-		{ "revoke", no_argument, NULL, 'r' },
+	const struct option longopts[] = {
+		{ flag, no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool revoke = false;
 	int c;
 
+	*set = false;
 	while ((c = next_option(argc, argv, longopts)) != -1) {
-		if (c != 'r')
-			return USAGE;
-		revoke = true;
+		if (c != 'f')
+			return NULL;
+		*set = true;
 	}
-	if (argc - optind != 1)
-		return USAGE;
-	return disallow_store(argv[optind], revoke, stdout, e);
+	return argc - optind == 1 ? argv[optind] : NULL;
+}
+
+static int cmd_disallow(int argc, char **argv, struct error *e)
+{
+	bool revoke;
+	const char *path = flag_and_operand(argc, argv, "revoke", &revoke);
+
+	return path ? disallow_store(path, revoke, stdout, e) : USAGE;
 }
 
 /*
@@ -190,21 +201,10 @@ static int cmd_prepare_image(int argc, char **argv, struct error *e)
 
 static int cmd_prepare_store(int argc, char **argv, struct error *e)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool force = false;
-	int c;
+	bool force;
+	const char *store = flag_and_operand(argc, argv, "force", &force);
 
-	while ((c = next_option(argc, argv, longopts)) != -1) {
-		if (c != 'f')
-			return USAGE;
-		force = true;
-	}
-	if (argc - optind != 1)
-		return USAGE;
-	return prepare_store(argv[optind], force, stdout, e);
+	return store ? prepare_store(store, force, stdout, e) : USAGE;
 }
 
 /* PODMAN_INSIDE_OPTION is how the command finds itself in podman's namespace. */
