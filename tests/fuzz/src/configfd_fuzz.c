@@ -1954,6 +1954,7 @@ static bool opts_ok(const char *opts, char *why, size_t size)
 	static const char *const known[] = {
 		"nosuid", "nodev", "noexec", "noatime", "nodiratime",
 		"relatime", "nosymfollow", "idmapped", "allow-shift", "shift",
+		"shift-suid",	/* after a mark's owners: its shifts honour setuid */
 	};
 	char copy[256], *tok, *save = NULL;
 	bool idmapped = strstr(opts, ",idmapped") != NULL;
