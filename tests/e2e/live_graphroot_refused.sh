@@ -15,6 +15,11 @@ live_podman() {
 	podman --root "$live" --runroot /run/live-graphroot-$$ --storage-driver overlay \
 		--cgroup-manager cgroupfs --events-backend file --runtime /usr/bin/crun "$@"
 }
+# podman_ok ARG...: live_podman ARG..., or the test fails with its output.
+podman_ok() {
+	local out
+	out=$(live_podman "$@" 2>&1) || fail "podman $* in $live failed: $out"
+}
 cleanup() {
 	live_podman rm -af >/dev/null 2>&1
 	live_podman volume rm -af >/dev/null 2>&1
@@ -24,10 +29,8 @@ cleanup() {
 trap cleanup EXIT
 mkdir -m 0711 "$live"
 tar -C "$SHARED_IMAGE" -cf "$SCRATCH/busybox.tar" .
-live_podman import "$SCRATCH/busybox.tar" localhost/live >/dev/null ||
-	fail "podman import into $live failed"
-live_podman create --name c localhost/live /bin/true >/dev/null ||
-	fail "podman create in $live failed"
+podman_ok import "$SCRATCH/busybox.tar" localhost/live
+podman_ok create --network none --name c localhost/live /bin/true
 
 modes() { (cd "$live" && find . -printf '%m %p\n' | sort); }
 before=$(modes)
@@ -42,8 +45,8 @@ assert_contains "it is a live podman graphroot (overlay-containers/containers.js
 mountpoint -q "$live" && fail "the refused store was mounted"
 assert_eq "$before" "$(modes)" "modes in the refused graphroot"
 
-live_podman rm -af >/dev/null
-live_podman volume create v >/dev/null || fail "podman volume create in $live failed"
+podman_ok rm -af
+podman_ok volume create v
 assert_status 1 shiftbind prepare-store "$live"
 assert_contains "it is a live podman graphroot (volumes/ holds volumes)" "$OUTPUT" \
 	"prepare-store on a graphroot with a volume"
