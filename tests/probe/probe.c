@@ -28,6 +28,11 @@
  *   probe setattr-fd FD rw       mount_setattr of the detached mount FD,
  *                                clearing read-only
  *   probe move-mount FD DST      attaches the detached mount FD at DST
+ *   probe idmap-tree SRC PATH    what runtimes do for an idmapped mount: a
+ *                                detached clone of SRC (open_tree), idmapped
+ *                                with this process's user namespace
+ *                                (mount_setattr MOUNT_ATTR_IDMAP), then the
+ *                                stat line of SRC's PATH through it
  *   probe exit N                 exits with status N
  *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
  *                                benchmark's "first instruction" time)
@@ -35,6 +40,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +216,7 @@ static int cmd_hold(int argc, char **argv)
 #define OPEN_TREE_CLONE_	1
 #define MOVE_MOUNT_F_EMPTY_PATH_ 0x00000004
 #define MOUNT_ATTR_RDONLY_	0x00000001
+#define MOUNT_ATTR_IDMAP_	0x00100000
 
 struct mount_attr_ {
 	unsigned long long attr_set, attr_clr, propagation, userns_fd;
@@ -240,6 +247,26 @@ static int cmd_clone_tree(int argc, char **argv)
 	setenv("TREE_FD", num, 1);
 	execvp(argv[1], argv + 1);
 	return fail("exec", argv[1]);
+}
+
+static int cmd_idmap_tree(int argc, char **argv)
+{
+	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
+	char path[PATH_MAX];
+	int fd, userns;
+
+	(void)argc;
+	userns = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+	if (userns < 0)
+		return fail("open", "/proc/self/ns/user");
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, argv[0], OPEN_TREE_CLONE_);
+	if (fd < 0)
+		return fail("open_tree", argv[0]);
+	attr.userns_fd = (unsigned long long)userns;
+	if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
+		return fail("mount_setattr idmap", argv[0]);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, argv[1]);
+	return print_stat(path);
 }
 
 static int cmd_setattr_fd(int argc, char **argv)
@@ -301,6 +328,7 @@ static const struct command commands[] = {
 	{ "clone-tree", 2, cmd_clone_tree },
 	{ "setattr-fd", 2, cmd_setattr_fd },
 	{ "move-mount", 2, cmd_move_mount },
+	{ "idmap-tree", 2, cmd_idmap_tree },
 	{ "exit", 1, cmd_exit },
 	{ "now", 0, cmd_now },
 };
