@@ -465,13 +465,22 @@ static void log_input(const struct hook_input *in)
 		in->userns_path ? " (joined)" : "");
 }
 
+/* The input, parsed by a re-executed copy of the hook (privsep.h). */
+static int parse_input(bool self_test, struct hook_input *in, struct error *e)
+{
+	_cleanup_close_ int exe = -1;
+	int ret = privsep_open_self(&exe, e);
+
+	return ret < 0 ? ret : parse_untrusted_input(exe, STDIN_FILENO, self_test, in, e);
+}
+
 static int run(enum stage stage, struct hook_input *in, struct error *e)
 {
 	bool self_test = self_test_requested();
 	const char *why;
 	int ret;
 
-	ret = parse_untrusted_input(STDIN_FILENO, self_test, in, e);
+	ret = parse_input(self_test, in, e);
 	/* Name the container even when a later part of its input was refused. */
 	if (in->id)
 		log_set_context("%s: container %s", stage_names[stage], in->id);
@@ -496,6 +505,7 @@ int main(int argc, char **argv)
 	enum stage stage;
 	int ret;
 
+	privsep_parser_dispatch(argc, argv);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
