@@ -295,7 +295,7 @@ static bool in_initial_user_namespace(void)
 static int parser_identity(struct parser_identity *id, struct error *e)
 {
 	static const char fix[] =
-		"create it: useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "
+		"create it: useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "
 		PARSER_USER " (shiftbind-hook(8), PARSER USER)";
 	int ret;
 

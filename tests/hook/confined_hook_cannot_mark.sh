@@ -28,8 +28,8 @@ scratch_dir
 attacker=$SHIFTBIND_GUEST_LIB/hook-confined-attacker
 store=/var/lib/hook-attack-$$
 tmpfs_store "$store"
-sleeper=
-trap 'kill "$sleeper" 2>/dev/null; umount "$store" 2>/dev/null; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
+SLEEPER=
+trap 'kill "$SLEEPER" 2>/dev/null; umount "$store" 2>/dev/null; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
 
 # mount_options PATH [MOUNTINFO]: the options of the mount at PATH.
 mount_options() {
@@ -39,30 +39,18 @@ mount_options() {
 before=$(mount_options "$store")
 assert_match '^ro,.*(^|,)allow-shift(=[0-9:-]+)?(,|$)' "$before" "the store's mount before"
 
-# The container: its root binds the image in its own mount namespace.
+# The container: a user namespace mapped 0 100000 65536 owning a mount
+# namespace, where its root (nsenter sets uid 0 there) binds the image,
+# as crun's child binds the rootfs.
 chmod 0711 "$SCRATCH"
 mkdir "$SCRATCH/target"
-unshare --user --mount --propagation private sh -c \
-	'while [ ! -e "$0/go" ]; do sleep 0.05; done
-	 mount --bind "$1" "$0/target" && exec sleep 300' "$SCRATCH" "$SHARED_IMAGE" &
-sleeper=$!
-for ((i = 0; i < 200; i++)); do
-	[ "$(readlink "/proc/$sleeper/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
-	sleep 0.05
-done
-echo "0 100000 65536" >"/proc/$sleeper/uid_map"
-echo "0 100000 65536" >"/proc/$sleeper/gid_map"
-touch "$SCRATCH/go"
-for ((i = 0; i < 200; i++)); do
-	[ -n "$(mount_options "$SCRATCH/target" "/proc/$sleeper/mountinfo")" ] && break
-	kill -0 "$sleeper" 2>/dev/null || fail "the container's root could not bind $SHARED_IMAGE"
-	sleep 0.05
-done
-[ -n "$(mount_options "$SCRATCH/target" "/proc/$sleeper/mountinfo")" ] ||
+userns_sleeper "0 100000 65536" "0 100000 65536" --mount --propagation private
+assert_status 0 nsenter -t "$SLEEPER" -U -m mount --bind "$SHARED_IMAGE" "$SCRATCH/target"
+[ -n "$(mount_options "$SCRATCH/target" "/proc/$SLEEPER/mountinfo")" ] ||
 	fail "no bind of $SHARED_IMAGE in the container's mount namespace"
 
 # Confined: every attempt refused by the filter, then the prepared shift.
-assert_status 0 "$attacker" "$sleeper" "$SCRATCH/target" "$store"
+assert_status 0 "$attacker" "$SLEEPER" "$SCRATCH/target" "$store"
 assert_eq "open-store-read-only: ok
 mark: EPERM
 unmark: EPERM
@@ -81,13 +69,13 @@ umount2: EPERM
 socket: EPERM
 prepared-shift: ok" "$OUTPUT" "what the confined hook's credentials could do"
 assert_eq "$before" "$(mount_options "$store")" "the store's mount after the confined attempts"
-assert_match '(^|,)shift(,|$)' "$(mount_options "$SCRATCH/target" "/proc/$sleeper/mountinfo")" \
+assert_match '(^|,)shift(,|$)' "$(mount_options "$SCRATCH/target" "/proc/$SLEEPER/mountinfo")" \
 	"the prepared shift, in the container's mount namespace"
 [[ ! $(mount_options "$IMAGE_STORE") =~ (^|,)shift(,|$) ]] ||
 	fail "the host's $IMAGE_STORE is shifted: $(mount_options "$IMAGE_STORE")"
 
 # Control: the same, unconfined, re-marks the store for 65534.
-assert_status 0 "$attacker" --unconfined --only mark "$sleeper" "$SCRATCH/target" "$store"
+assert_status 0 "$attacker" --unconfined --only mark "$SLEEPER" "$SCRATCH/target" "$store"
 assert_eq "open-store-read-only: ok
 mark: ok" "$OUTPUT" "the unconfined control"
 assert_match '(^|,)allow-shift=65534(,|$)' "$(mount_options "$store")" \

@@ -6,7 +6,7 @@
 # attacker would:
 #   - the child is a re-exec of the hook's binary (argv "shiftbind-hook
 #     parser ..."), all four uids shiftbind-parser's, not dumpable (its
-#     /proc files are root's, not the parser's), no capabilities;
+#     /proc/PID/environ is root's, not the parser's), no capabilities;
 #   - kill -KILL from uid 65534 (nobody), from the delegated user
 #     (tester), and from 100000 (container root of the usual mapping)
 #     gets EPERM, and the child lives on;
@@ -68,13 +68,13 @@ assert_line "Gid:[[:space:]]+$(id -g shiftbind-parser)([[:space:]]+$(id -g shift
 assert_line "CapEff:[[:space:]]+0+" "$status" "child's effective capabilities"
 assert_line "CapPrm:[[:space:]]+0+" "$status" "child's permitted capabilities"
 assert_line "NoNewPrivs:[[:space:]]+1" "$status" "child's no_new_privs"
-# Not dumpable (its first act after the exec): /proc/PID of a process
-# that is not is owned by root, not by the process's uid.
+# Not dumpable (its first act after the exec): the files of /proc/PID
+# of a process that is not are owned by root, not by the process's uid.
 for ((i = 0; i < 200; i++)); do
-	[ "$(stat -c %u "/proc/$child")" = 0 ] && break
+	[ "$(stat -c %u "/proc/$child/environ")" = 0 ] && break
 	sleep 0.05
 done
-assert_eq "0" "$(stat -c %u "/proc/$child")" "owner of /proc/$child (root when not dumpable)"
+assert_eq "0" "$(stat -c %u "/proc/$child/environ")" "owner of /proc/$child/environ (root when not dumpable)"
 assert_eq "$(readlink /proc/"$HOOK_PID"/exe)" "$(readlink /proc/"$child"/exe)" "the child's binary (the hook's own)"
 
 # The attackers: nobody, the delegated user, a container's root.

@@ -26,10 +26,7 @@ id=hook-syslog-none-$$
 mkdir "$SCRATCH/trace"
 make_bundle "$SCRATCH/a" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
 	/bin/probe stat "${OWNER_PATHS[@]}"
-jq --arg w "$HOOK_SUITE_DIR/hook-strace.bash" --arg out "$SCRATCH/trace" \
-	'.hooks.prestart = [{path: $w, args: [$w, $out, "prestart"], timeout: 120}]' \
-	"$SCRATCH/a/config.json" >"$SCRATCH/config.json"
-mv "$SCRATCH/config.json" "$SCRATCH/a/config.json"
+with_wrapper_hook "$SCRATCH/a" hook-strace.bash "$SCRATCH/trace"
 status=0
 out=$(crun_run "$SCRATCH/a" "$id" 2>&1) || status=$?
 [ "$status" -eq 0 ] || fail "container failed ($status): $out; hook: $(cat "$SCRATCH/trace/stderr")"

@@ -45,40 +45,50 @@ static int result(long ret)
 	return ret < 0 ? errno : 0;
 }
 
-/* The mark `shiftbind allow --owner 65534 STORE` makes, on a new configfd. */
-static int try_mark(void)
+struct step {
+	unsigned int cmd;
+	const char *key;
+	const char *value;
+};
+
+/* steps on a new configfd opened for CMD_RECONFIGURE, pathfd STORE first. */
+static int on_new_configfd(const struct step *steps, size_t n)
 {
 	int fd = (int)syscall(__NR_configfd_open, "bind", O_CLOEXEC, CONFIGFD_CMD_RECONFIGURE);
 	int err = result(fd);
+	size_t i;
 
 	if (!err)
 		err = result(sys_configfd_action(fd, CONFIGFD_SET_FD, "pathfd", NULL, store_fd));
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_SET_FLAG, "allow-shift", NULL, 0));
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_SET_STRING, "owner", "65534", 0));
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0));
+	for (i = 0; !err && i < n; i++)
+		err = result(sys_configfd_action(fd, steps[i].cmd, steps[i].key,
+						 (void *)steps[i].value, 0));
 	if (fd >= 0)
 		close(fd);
 	return err;
 }
 
-/* `shiftbind disallow STORE`, on a new configfd. */
+/* The mark `shiftbind allow --owner 65534 STORE` makes. */
+static int try_mark(void)
+{
+	static const struct step mark[] = {
+		{ CONFIGFD_SET_FLAG, "allow-shift", NULL },
+		{ CONFIGFD_SET_STRING, "owner", "65534" },
+		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL },
+	};
+
+	return on_new_configfd(mark, ARRAY_SIZE(mark));
+}
+
+/* `shiftbind disallow STORE`. */
 static int try_unmark(void)
 {
-	int fd = (int)syscall(__NR_configfd_open, "bind", O_CLOEXEC, CONFIGFD_CMD_RECONFIGURE);
-	int err = result(fd);
+	static const struct step unmark[] = {
+		{ CONFIGFD_SET_FLAG, "disallow-shift", NULL },
+		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL },
+	};
 
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_SET_FD, "pathfd", NULL, store_fd));
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_SET_FLAG, "disallow-shift", NULL, 0));
-	if (!err)
-		err = result(sys_configfd_action(fd, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0));
-	if (fd >= 0)
-		close(fd);
-	return err;
+	return on_new_configfd(unmark, ARRAY_SIZE(unmark));
 }
 
 /* The prepared configfd turned to another purpose, one step each. */
