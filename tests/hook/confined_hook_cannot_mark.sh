@@ -29,7 +29,7 @@ attacker=$SHIFTBIND_GUEST_LIB/hook-confined-attacker
 store=/var/lib/hook-attack-$$
 tmpfs_store "$store"
 SLEEPER=
-trap 'kill "$SLEEPER" 2>/dev/null; umount "$store" 2>/dev/null; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
+trap 'kill "$SLEEPER" 2>/dev/null || true; umount "$store"; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
 
 # mount_options PATH [MOUNTINFO]: the options of the mount at PATH.
 mount_options() {

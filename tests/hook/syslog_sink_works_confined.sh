@@ -19,7 +19,9 @@ scratch_dir
 
 [ ! -e /dev/log ] || fail "/dev/log exists before the test: the guest runs no syslog daemon (found $(ls -l /dev/log))"
 syslogd=
-trap 'kill "$syslogd" 2>/dev/null; wait "$syslogd" 2>/dev/null; rm -f /dev/log; rm -rf "$SCRATCH"' EXIT
+# Under set -e a trap's failed command is the test's status: syslogd,
+# when there is one, ends by the signal (wait: 143).
+trap '{ kill "$syslogd" && wait "$syslogd"; } 2>/dev/null || true; rm -f /dev/log; rm -rf "$SCRATCH"' EXIT
 
 # No daemon: nothing of the confined hook's logging is refused.
 id=hook-syslog-none-$$
