@@ -11,8 +11,10 @@
  *                                    container's user and mount namespaces
  *
  * Order: the container's JSON is parsed by an unprivileged, confined
- * child into a plain struct (privsep.h); the hook decides, opens what it
- * acts on, confines itself (sandbox.h), checks, and only then shifts.
+ * child (the hook's binary re-executed) into a plain struct (privsep.h);
+ * the hook decides, opens what it acts on and prepares each shift on a
+ * configfd, confines itself to running those shifts (sandbox.h),
+ * checks, and only then shifts.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
