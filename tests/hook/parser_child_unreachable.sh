@@ -65,7 +65,7 @@ child=$(parser_of "$HOOK_PID")
 
 # Who the child is.
 status=$(cat "/proc/$child/status")
-assert_line "Uid:[[:space:]]+$puid[[:space:]]+$puid[[:space:]]+$puid[[:space:]]+$puid" "$status" "child's uids"
+assert_line "Uid:[[:space:]]+${puid}[[:space:]]+${puid}[[:space:]]+${puid}[[:space:]]+${puid}" "$status" "child's uids"
 assert_line "Gid:[[:space:]]+$(id -g shiftbind-parser)([[:space:]]+$(id -g shiftbind-parser)){3}" "$status" "child's gids"
 assert_line "CapEff:[[:space:]]+0+" "$status" "child's effective capabilities"
 assert_line "CapPrm:[[:space:]]+0+" "$status" "child's permitted capabilities"
