@@ -34,9 +34,11 @@ int disallow_store(const char *path, bool revoke, FILE *report,
 		   struct error *e);
 
 /*
- * apply_config: mark every store listed in file.  A bad file marks
- * nothing; a store that fails is reported on report and the others are
- * still marked; the error then counts the failures.
+ * apply_config: mark every store listed in file, each line on its own:
+ * a bad line (allowconf.h) or a store that cannot be marked is said on
+ * stderr with file:line and its reason, and the other lines are still
+ * applied; the error then names the lines that failed.  Only a file that
+ * cannot be read marks nothing.
  */
 int apply_config(const char *file, FILE *report, struct error *e);
 
