@@ -22,6 +22,7 @@
 #include "store.h"
 #include "storepath.h"
 #include "suidpaths.h"
+#include "systemdirs.h"
 
 /*
  * The checked directory fd: marked in place when it is a mount root,
@@ -130,13 +131,18 @@ static void warn_unbounded_writes(int fd, const char *canon, FILE *report)
 int allow_store(const char *path, const struct mark *m, bool force,
 		FILE *report, struct error *e)
 {
-	unsigned int checks = STORE_CHECK_OWNERS | (force ? 0 : STORE_CHECK_SYSTEM);
 	_cleanup_close_ int fd = -1;
 	char canon[PATH_MAX];
 	int ret;
 
-	/* Every refusal of the path comes before the kernel is asked. */
-	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
+	/*
+	 * Every refusal of the path comes before the kernel is asked.  The
+	 * system directories are systemdirs.c's: store_open's own check of
+	 * them (STORE_CHECK_SYSTEM) misses binds of their subdirectories.
+	 */
+	ret = store_open(path, STORE_CHECK_OWNERS, &fd, canon, sizeof(canon), e);
+	if (ret == 0 && !force)
+		ret = store_check_not_system(fd, canon, e);
 	if (ret == 0 && !(m->flags & MARK_SUID_HOST))
 		ret = store_check_nosuid_paths(fd, canon, e);
 	if (ret == 0 && !force)

@@ -17,8 +17,9 @@
  * allow_store: mark the store at path as m says.  The path is resolved
  * once, without following links (storepath.h), and refused when a
  * directory on the way is not root's or is writable by others, or
- * (unless force) when it is a system directory; all of that before the
- * kernel is asked anything.  The directory opened is then marked in
+ * (unless force) when it is a system directory, below one or a bind of
+ * either (systemdirs.h); all of that before the kernel is asked
+ * anything.  The directory opened is then marked in
  * place when it is a mount root, or through a marked bind of itself
  * moved onto it; a failure leaves nothing mounted.  Reports on report
  * what it delegated to whom.

@@ -60,7 +60,8 @@ passes() {
 		"$OUTPUT" "shiftbind $*"
 }
 
-force_hint="mark a directory that holds only images, or give --force (allow.conf: force)"
+# Why a system directory is refused, and what to do: after every reason.
+force_hint="and a mark lends every file under the store to the containers' root; keep the images in a directory of their own outside the system directories (under /srv, see shiftbind(8)) and mark that, or give --force (allow.conf: force) to lend it anyway"
 
 # The control: a store that passes, absolute, relative, with a trailing
 # slash, with every option.
@@ -68,16 +69,18 @@ passes allow "$base/good"
 (cd "$base" && passes allow good/)
 passes allow --rw --suid --owner root --owner 1001 --owner 100000-165535 "$base/good"
 
-# System directories, below them, and binds of them; --force lets them by.
-refused "refusing to mark \`/\` allow-shift: it is a system directory (the whole file system); $force_hint" \
+# System directories, below them, and binds of them; --force lets them by
+# (binds of their subdirectories, /run and /var/lib:
+# host.allow_refuses_system_subdirs).
+refused "refusing to mark \`/\` allow-shift: it is a system directory (the whole file system), $force_hint" \
 	allow /
-refused "refusing to mark \`/etc\` allow-shift: it is a system directory (the host's configuration and secrets); $force_hint" \
+refused "refusing to mark \`/etc\` allow-shift: it is a system directory (the host's configuration and secrets), $force_hint" \
 	allow /etc
 refused "refusing to mark \`/var\` allow-shift: it is a system directory (the host's variable data)" \
 	allow /var
-refused "refusing to mark \`/usr/share\` allow-shift: it is below /usr (the host's programs and libraries); $force_hint" \
+refused "refusing to mark \`/usr/share\` allow-shift: it is below /usr (the host's programs and libraries), $force_hint" \
 	allow /usr/share
-refused "refusing to mark \`$base/etcbind\` allow-shift: it is /etc (the host's configuration and secrets), reached through a bind mount; $force_hint" \
+refused "refusing to mark \`$base/etcbind\` allow-shift: it is /etc (the host's configuration and secrets), reached through a bind mount, $force_hint" \
 	allow "$base/etcbind"
 suid_risk="any local user can run its images' set-user-ID programs as real root through"
 refused "refusing to mark \`$base/etcbind\`: $suid_risk \`/etc\` (mount " \
