@@ -27,7 +27,10 @@ kernel=${2:?missing KERNEL}
 image=${3:?missing IMAGE}
 suites=${4:-}
 accel=${QEMU_ACCEL:-tcg}
-timeout_s=${GUEST_TIMEOUT:-2400}
+# A hang detector, not a budget: one boot runs every guest suite in about
+# 20 minutes under TCG on 2 cores, and twice that when other guests share
+# the machine.
+timeout_s=${GUEST_TIMEOUT:-3600}
 mem=${GUEST_MEM:-2048}
 console=${GUEST_CONSOLE:-$SHIFTBIND_OUT/console.log}
 results=${GUEST_RESULTS:-$SHIFTBIND_OUT/guest.results}

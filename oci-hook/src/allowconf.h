@@ -11,6 +11,11 @@
  * most once each, owner=WHO (owners.h) up to 16 times.  "#" starts a
  * comment at the start of a line or after a blank.  Paths cannot
  * contain blanks.
+ *
+ * Each line stands alone: a bad one (an unknown word or owner, a path
+ * that is not absolute, a store listed on two lines) is refused with its
+ * reason and the others are still applied, so that one stale owner does
+ * not leave every store of the file unmarked at boot.
  */
 #ifndef SHIFTBIND_ALLOWCONF_H
 #define SHIFTBIND_ALLOWCONF_H
@@ -28,6 +33,12 @@ struct allow_entry {
 	struct mark mark;	/* rw, suid, the owners */
 	bool force;		/* may be a system directory */
 	size_t line;
+	/*
+	 * Why the line is refused (no "file:line: " prefix), or NULL.  path
+	 * may be set even then (NULL when it was not an absolute path),
+	 * mark and force are not.
+	 */
+	char *error;
 };
 
 struct allow_list {
@@ -35,7 +46,12 @@ struct allow_list {
 	size_t count;
 };
 
-/* allowconf_parse: text of file; any bad line refuses the whole file. */
+/*
+ * allowconf_parse: one entry in list for every line of text that is
+ * neither blank nor a comment, in order: a store, or a refused line
+ * with its error.  Fails (and fills e, naming file) only for lack of
+ * memory.
+ */
 int allowconf_parse(const char *text, const char *file, struct allow_list *list,
 		    struct error *e);
 void allow_list_free(struct allow_list *list);

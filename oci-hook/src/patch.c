@@ -70,25 +70,38 @@ static bool is_our_hook(yajl_val entry)
 	return !strcmp(base ? base + 1 : s, HOOK_NAME);
 }
 
-/* Whether stage lists our hook; with path, our hook at exactly that path. */
-static bool stage_has_hook(yajl_val hooks, const char *stage, const char *path)
+/*
+ * entry runs our hook as write_our_hook() writes it for r: at r's path,
+ * with an argv whose stage is r's.  The hook takes its stage from its
+ * argv (prestart joins the container's namespaces, createContainer is
+ * already in them), so an entry with the other stage's argument is no
+ * registration, whatever stage lists it.
+ */
+static bool is_registration(yajl_val entry, const struct registration *r)
+{
+	yajl_val args = YAJL_IS_OBJECT(entry) ? json_member(entry, "args") : NULL;
+	const char *path, *stage;
+
+	if (!is_our_hook(entry) || !args || !YAJL_IS_ARRAY(args) ||
+	    args->u.array.len != 2 || !YAJL_IS_STRING(args->u.array.values[0]))
+		return false;
+	path = YAJL_GET_STRING(json_member(entry, "path"));
+	stage = YAJL_GET_STRING(args->u.array.values[1]);
+	return path && stage && !strcmp(path, r->hook_path) && !strcmp(stage, r->stage);
+}
+
+/* Our hook's entries in stage: *all of them, *right as r registers it. */
+static void count_ours(yajl_val hooks, const char *stage,
+		       const struct registration *r, size_t *all, size_t *right)
 {
 	yajl_val list = hooks ? json_member(hooks, stage) : NULL;
-	const char *s;
-	yajl_val entry;
 	size_t i;
 
-	if (!list || !YAJL_IS_ARRAY(list))
-		return false;
-	for (i = 0; i < list->u.array.len; i++) {
-		entry = list->u.array.values[i];
-		if (!is_our_hook(entry))
-			continue;
-		s = YAJL_GET_STRING(json_member(entry, "path"));
-		if (!path || (s && !strcmp(s, path)))
-			return true;
+	*all = *right = 0;
+	for (i = 0; list && YAJL_IS_ARRAY(list) && i < list->u.array.len; i++) {
+		*all += is_our_hook(list->u.array.values[i]);
+		*right += is_registration(list->u.array.values[i], r);
 	}
-	return false;
 }
 
 static void write_our_hook(struct json_writer *w, const struct registration *r)
@@ -287,6 +300,25 @@ static int write_patched(int dirfd, const char *display, yajl_val config,
 	return ret;
 }
 
+/*
+ * What was replaced, said: a wrong entry left in place would run the hook
+ * at one stage believing it is at another, and fail every container.
+ */
+static void report_registered(FILE *report, const char *display,
+			      const struct registration *r, size_t wrong,
+			      size_t elsewhere)
+{
+	fprintf(report, "%s: hook registered at %s", display, r->stage);
+	if (wrong)
+		fprintf(report, ", replacing %zu entr%s of %s there that did not run `%s %s`",
+			wrong, wrong == 1 ? "y" : "ies", HOOK_NAME, r->hook_path,
+			r->stage);
+	if (elsewhere)
+		fprintf(report, ", removing %zu entr%s of %s at %s",
+			elsewhere, elsewhere == 1 ? "y" : "ies", HOOK_NAME, r->other);
+	fputc('\n', report);
+}
+
 int patch_config(const char *bundle, const char *hook_path, bool rootless,
 		 FILE *report, struct error *e)
 {
@@ -299,9 +331,9 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int dirfd = -1;
 	char display[PATH_MAX + sizeof("/config.json")];
+	size_t len, ours, right, elsewhere, ignored;
 	yajl_val hooks;
 	struct stat st;
-	size_t len;
 	int ret;
 
 	snprintf(display, sizeof(display), "%s/config.json", bundle);
@@ -320,14 +352,15 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 	if (ret < 0)
 		return ret;
 	hooks = json_member(config, "hooks");
-	if (stage_has_hook(hooks, r.stage, r.hook_path) &&
-	    !stage_has_hook(hooks, r.other, NULL)) {
+	count_ours(hooks, r.stage, &r, &ours, &right);
+	count_ours(hooks, r.other, &r, &elsewhere, &ignored);
+	if (ours == 1 && right == 1 && elsewhere == 0) {
 		fprintf(report, "%s: hook already registered at %s\n", display, r.stage);
 	} else {
 		ret = write_patched(dirfd, display, config, &st, &r, e);
 		if (ret < 0)
 			return ret;
-		fprintf(report, "%s: hook registered at %s\n", display, r.stage);
+		report_registered(report, display, &r, ours - right, elsewhere);
 	}
 	note_missing_targets(config, bundle, report);
 	return 0;

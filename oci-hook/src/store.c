@@ -22,6 +22,7 @@
 #include "store.h"
 #include "storepath.h"
 #include "suidpaths.h"
+#include "systemdirs.h"
 
 /*
  * The checked directory fd: marked in place when it is a mount root,
@@ -130,13 +131,18 @@ static void warn_unbounded_writes(int fd, const char *canon, FILE *report)
 int allow_store(const char *path, const struct mark *m, bool force,
 		FILE *report, struct error *e)
 {
-	unsigned int checks = STORE_CHECK_OWNERS | (force ? 0 : STORE_CHECK_SYSTEM);
 	_cleanup_close_ int fd = -1;
 	char canon[PATH_MAX];
 	int ret;
 
-	/* Every refusal of the path comes before the kernel is asked. */
-	ret = store_open(path, checks, &fd, canon, sizeof(canon), e);
+	/*
+	 * Every refusal of the path comes before the kernel is asked.  The
+	 * system directories are systemdirs.c's: store_open's own check of
+	 * them (STORE_CHECK_SYSTEM) misses binds of their subdirectories.
+	 */
+	ret = store_open(path, STORE_CHECK_OWNERS, &fd, canon, sizeof(canon), e);
+	if (ret == 0 && !force)
+		ret = store_check_not_system(fd, canon, e);
 	if (ret == 0 && !(m->flags & MARK_SUID_HOST))
 		ret = store_check_nosuid_paths(fd, canon, e);
 	if (ret == 0 && !force)
@@ -195,11 +201,54 @@ int disallow_store(const char *path, bool revoke, FILE *report,
 	return 0;
 }
 
+/*
+ * One line of the file: its store marked, or its reason said on stderr
+ * with FILE:LINE, as the other lines' are.  Returns whether it failed.
+ */
+static bool apply_entry(const char *file, const struct allow_entry *x,
+			FILE *report)
+{
+	struct error one = { 0, "" };
+
+	if (!x->error && allow_store(x->path, &x->mark, x->force, report, &one) == 0)
+		return false;
+	fprintf(stderr, "shiftbind: %s:%zu: %s\n", file, x->line,
+		x->error ? x->error : one.msg);
+	return true;
+}
+
+/* "2, 5 and 9": the lines that failed, cut with "..." when too long. */
+static void describe_lines(const struct allow_list *list, const bool *failed,
+			   size_t nfailed, char *buf, size_t size)
+{
+	size_t i, said = 0, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < list->count && len < size; i++) {
+		if (!failed[i])
+			continue;
+		said++;
+		len += snprintf(buf + len, size - len, "%s%zu",
+				said == 1 ? "" : said == nfailed ? " and " : ", ",
+				list->entry[i].line);
+	}
+	if (len >= size)
+		snprintf(buf + size - 4, 4, "...");
+}
+
+/*
+ * Every line is applied on its own: a bad one (an owner that no longer
+ * exists, a store that is missing or refused) costs that store only.
+ * The command still fails, so that shiftbind-allow.service shows as
+ * failed in `systemctl status`, with these lines in its log.
+ */
 int apply_config(const char *file, FILE *report, struct error *e)
 {
 	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ bool *failed = NULL;
 	struct allow_list list = { NULL, 0 };
-	size_t i, len, failed = 0;
+	size_t i, len, nfailed = 0;
+	char lines[256];
 	int ret;
 
 	ret = read_regular_file_at(AT_FDCWD, file, file, FOLLOW_SYMLINKS,
@@ -208,21 +257,25 @@ int apply_config(const char *file, FILE *report, struct error *e)
 		ret = allowconf_parse(text, file, &list, e);
 	if (ret < 0)
 		return ret;
-	/* A batch: one store's failure is reported here and the rest go on. */
+	failed = calloc(list.count + 1, sizeof(*failed));
+	if (!failed) {
+		allow_list_free(&list);
+		return error_errno(e, ENOMEM, "%s", file);
+	}
 	for (i = 0; i < list.count; i++) {
-		const struct allow_entry *x = &list.entry[i];
-		struct error one = { 0, "" };
-
-		if (allow_store(x->path, &x->mark, x->force, report, &one) < 0) {
-			fprintf(stderr, "shiftbind: %s:%zu: %s\n", file, x->line,
-				one.msg);
-			failed++;
-		}
+		failed[i] = apply_entry(file, &list.entry[i], report);
+		nfailed += failed[i];
 	}
 	if (list.count == 0)
 		fprintf(report, "%s: no stores listed\n", file);
-	ret = failed ? error_msg(e, EIO, "%s: %zu of %zu stores could not be marked",
-				 file, failed, list.count) : 0;
+	if (nfailed) {
+		describe_lines(&list, failed, nfailed, lines, sizeof(lines));
+		ret = error_msg(e, EIO,
+				"%s: %zu of %zu stores could not be marked (line%s %s, said above)%s; fix %s and run `shiftbind apply-config` again",
+				file, nfailed, list.count, nfailed == 1 ? "" : "s", lines,
+				nfailed < list.count ? ", the others are marked" : "",
+				nfailed == 1 ? "that line" : "those lines");
+	}
 	allow_list_free(&list);
 	return ret;
 }

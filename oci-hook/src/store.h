@@ -17,8 +17,9 @@
  * allow_store: mark the store at path as m says.  The path is resolved
  * once, without following links (storepath.h), and refused when a
  * directory on the way is not root's or is writable by others, or
- * (unless force) when it is a system directory; all of that before the
- * kernel is asked anything.  The directory opened is then marked in
+ * (unless force) when it is a system directory, below one or a bind of
+ * either (systemdirs.h); all of that before the kernel is asked
+ * anything.  The directory opened is then marked in
  * place when it is a mount root, or through a marked bind of itself
  * moved onto it; a failure leaves nothing mounted.  Reports on report
  * what it delegated to whom.
@@ -34,9 +35,11 @@ int disallow_store(const char *path, bool revoke, FILE *report,
 		   struct error *e);
 
 /*
- * apply_config: mark every store listed in file.  A bad file marks
- * nothing; a store that fails is reported on report and the others are
- * still marked; the error then counts the failures.
+ * apply_config: mark every store listed in file, each line on its own:
+ * a bad line (allowconf.h) or a store that cannot be marked is said on
+ * stderr with file:line and its reason, and the other lines are still
+ * applied; the error then names the lines that failed.  Only a file that
+ * cannot be read marks nothing.
  */
 int apply_config(const char *file, FILE *report, struct error *e);
 

@@ -26,60 +26,8 @@
 
 #include "common.h"
 #include "mountinfo.h"
+#include "mounttable.h"
 #include "suidpaths.h"
-
-struct mount_table {
-	struct mount_entry *entry;
-	size_t count;
-};
-
-static const struct mount_entry *table_find(const struct mount_table *t, int id)
-{
-	size_t i;
-
-	for (i = 0; i < t->count; i++)
-		if (t->entry[i].id == id)
-			return &t->entry[i];
-	return NULL;
-}
-
-static int table_read(char *text, struct mount_table *t, struct error *e)
-{
-	size_t lines = 1;
-	char *cursor = text, *p;
-	int ret = 0;
-
-	for (p = text; *p; p++)
-		lines += *p == '\n';
-	t->entry = calloc(lines, sizeof(*t->entry));
-	if (!t->entry)
-		return error_errno(e, ENOMEM, "reading " MOUNTINFO_PATH);
-	t->count = 0;
-	while (t->count < lines &&
-	       (ret = mountinfo_next(&cursor, &t->entry[t->count], e)) > 0)
-		t->count++;
-	return ret < 0 ? ret : 0;
-}
-
-/*
- * @path is @dir or below it: the rest, "" or starting with '/', in
- * *rest.  Both are absolute, without "." or ".." (mountinfo's, and a
- * canonical path).
- */
-static bool path_below(const char *path, const char *dir, const char **rest)
-{
-	size_t n = strcmp(dir, "/") ? strlen(dir) : 0;
-
-	if (strncmp(path, dir, n) || (path[n] && path[n] != '/'))
-		return false;
-	*rest = path + n;
-	return true;
-}
-
-static void path_join(char *out, size_t size, const char *dir, const char *rest)
-{
-	snprintf(out, size, "%s%s", strcmp(dir, "/") || !*rest ? dir : "", rest);
-}
 
 /* The mount a path leads to now, without following symlinks: its id. */
 static int mount_at(const char *path, int *mnt_id)
@@ -121,26 +69,12 @@ static bool reaches_without_marks(const struct mount_table *t, const char *path,
 	for (hops = 0; hops <= t->count; hops++) {
 		if (id == via)
 			return true;
-		m = table_find(t, id);
+		m = mount_table_find(t, id);
 		if (!m || !is_store_mark(m, fs_path) || strcmp(m->mountpoint, path))
 			return false;
 		id = m->parent;
 	}
 	return false;
-}
-
-/* The store's path within its filesystem, from the mount it is on. */
-static int store_fs_path(const struct mount_entry *s, const char *canon,
-			 char *out, size_t size, struct error *e)
-{
-	const char *rest;
-
-	if (!path_below(canon, s->mountpoint, &rest))
-		return error_msg(e, EINVAL,
-				 "cannot tell which mounts reach `%s`: it is not below its mount's mount point `%s` in " MOUNTINFO_PATH,
-				 canon, s->mountpoint);
-	path_join(out, size, s->root, rest);
-	return 0;
 }
 
 static int refuse_suid_path(const char *canon, const char *path,
@@ -153,27 +87,16 @@ static int refuse_suid_path(const char *canon, const char *path,
 
 int store_check_nosuid_paths(int fd, const char *canon, struct error *e)
 {
-	_cleanup_free_ char *text = NULL;
-	struct mount_table t = { NULL, 0 };
+	struct mount_table t = { NULL, NULL, 0 };
 	char fs_path[PATH_MAX], path[2 * PATH_MAX];
 	const struct mount_entry *s, *m;
-	struct statx stx;
 	const char *rest;
 	size_t i;
 	int ret;
 
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID))
-		return error_errno(e, errno ? errno : ENOSYS, "statx `%s`", canon);
-	ret = mountinfo_read(&text, e);
+	ret = mount_table_read(&t, e);
 	if (ret == 0)
-		ret = table_read(text, &t, e);
-	s = ret == 0 ? table_find(&t, (int)stx.stx_mnt_id) : NULL;
-	if (ret == 0 && !s)
-		ret = error_msg(e, ENOENT, "`%s`: its mount is not in " MOUNTINFO_PATH,
-				canon);
-	if (ret == 0)
-		ret = store_fs_path(s, canon, fs_path, sizeof(fs_path), e);
+		ret = mount_table_locate(&t, fd, canon, &s, fs_path, sizeof(fs_path), e);
 	for (i = 0; ret == 0 && i < t.count; i++) {
 		m = &t.entry[i];
 		if (strcmp(m->dev, s->dev) || mount_has_option(m->options, "nosuid") ||
@@ -183,6 +106,6 @@ int store_check_nosuid_paths(int fd, const char *canon, struct error *e)
 		if (reaches_without_marks(&t, path, m->id, fs_path))
 			ret = refuse_suid_path(canon, path, m, e);
 	}
-	free(t.entry);
+	mount_table_free(&t);
 	return ret;
 }

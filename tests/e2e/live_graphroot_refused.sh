@@ -20,10 +20,11 @@ podman_ok() {
 	local out
 	out=$(live_podman "$@" 2>&1) || fail "podman $* in $live failed: $out"
 }
+# The mark's bind (read-only) goes first, so that podman can clean up.
 cleanup() {
-	live_podman rm -af >/dev/null 2>&1
-	live_podman volume rm -af >/dev/null 2>&1
 	while mountpoint -q "$live"; do umount "$live" || break; done
+	live_podman rm -af >/dev/null 2>&1 || true
+	live_podman volume rm -af >/dev/null 2>&1 || true
 	rm -rf "$live" /run/live-graphroot-$$ "$SCRATCH"
 }
 trap cleanup EXIT

@@ -2,7 +2,7 @@
 # prepare-store, run by real root over a tree others may change while it
 # runs, touches nothing outside the store: symbolic links swapped in and
 # out of a layer's directories and of the metadata, over and over while
-# it walks, never lead it outside (no user.overlay.opaque appears on the
+# it walks again and again, never lead it outside (no user.overlay.opaque appears on the
 # 55 opaque directories outside, a 0600 file outside stays 0600), what
 # changed under it is skipped and reported, and a directory chain deeper
 # than the walk goes is skipped and reported, not a failure.
@@ -32,10 +32,13 @@ mkdir -p "$diff/tmp/swap/inner" "$diff/tmp/deep"
 # A chain of 150 directories, past the walk's 128.
 (cd "$diff/tmp/deep" && for _ in $(seq 1 150); do mkdir d && cd d || exit 1; done)
 
-# The swapper: a directory and a file, each in turn a symlink outside.
+# The swapper: a directory and a file, each in turn a symlink outside,
+# over and over while prepare-store runs, until both have done at least
+# six rounds (a bound on time, whatever the machine's speed); each round
+# of swaps is a line of $swaps.
+swaps=$SCRATCH/swaps
 swapper() {
-	local i
-	for i in $(seq 1 400); do
+	while [ ! -e "$SCRATCH/stop" ]; do
 		mv "$diff/tmp/swap" "$diff/tmp/swap.real"
 		ln -s "$outside" "$diff/tmp/swap"
 		rm "$diff/tmp/swap"
@@ -43,17 +46,20 @@ swapper() {
 		ln -sfn "$SCRATCH/secret" "$PODMAN_STORE/overlay-images/swapfile"
 		rm -f "$PODMAN_STORE/overlay-images/swapfile"
 		: >"$PODMAN_STORE/overlay-images/swapfile"
+		echo >>"$swaps"
 	done
 }
 swapper &
 swapper_pid=$!
+swap_rounds() { [ -e "$swaps" ] && wc -l <"$swaps" || echo 0; }
 runs=0
-while kill -0 "$swapper_pid" 2>/dev/null; do
+while [ "$runs" -lt 6 ] || [ "$(swap_rounds)" -lt 6 ]; do
+	kill -0 "$swapper_pid" 2>/dev/null || fail "the swapper stopped after $(swap_rounds) rounds"
 	assert_status 0 shiftbind prepare-store "$PODMAN_STORE"
 	runs=$((runs + 1))
 done
+touch "$SCRATCH/stop"
 wait "$swapper_pid" || fail "the swapper failed"
-[ "$runs" -ge 2 ] || fail "prepare-store ran only $runs times while the links were swapped"
 
 for i in $(seq 1 55); do
 	"$PROBE" getxattr "$outside/d$i" user.overlay.opaque >/dev/null &&

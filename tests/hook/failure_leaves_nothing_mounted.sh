@@ -10,7 +10,7 @@
 require_guest
 scratch_dir
 
-store=/var/lib/hook-partial-$$
+store=/srv/hook-partial-$$
 tmpfs_store "$store" data
 
 id=hook-partial-$$

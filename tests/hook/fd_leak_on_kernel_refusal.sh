@@ -9,7 +9,7 @@
 require_guest
 scratch_dir
 
-store=/var/lib/hook-fds-$$
+store=/srv/hook-fds-$$
 tmpfs_store "$store"
 
 id=hook-fds-fail-$$

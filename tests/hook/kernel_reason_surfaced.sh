@@ -10,7 +10,7 @@
 require_guest
 scratch_dir
 
-store=/var/lib/hook-tmpfs-$$
+store=/srv/hook-tmpfs-$$
 tmpfs_store "$store"
 assert_match '(^|,)allow-shift(=[0-9:-]+)?(,|$)' "$(awk -v s="$store" '$5 == s { print $6 }' /proc/self/mountinfo)" \
 	"tmpfs store's mount options"

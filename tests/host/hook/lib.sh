@@ -69,3 +69,26 @@ parser_user_ns() {
 	PARSER_NS=(unshare -m --propagation private
 		sh -c 'mount --bind "$0" /etc/passwd && exec "$@"' "$SCRATCH/passwd")
 }
+
+# store_base NAME: $BASE, a new directory /srv/shiftbind-NAME.XXXXXX with
+# a nosuid, nodev tmpfs on it, for stores that `shiftbind allow` checks
+# pass (root's and 0755 all the way; /srv is where shiftbind(8) puts
+# stores, and no suid mount reaches a nosuid tmpfs).  Every mount below
+# it and the directory go when the test exits, with $SCRATCH.
+store_base() {
+	[ "$(stat -c '%u %A' /srv)" = "0 drwxr-xr-x" ] ||
+		fail "/srv must be root's and 0755 for this test, is $(stat -c '%u %A' /srv)"
+	BASE=$(mktemp -d "/srv/shiftbind-$1.XXXXXX")
+	trap remove_store_base EXIT
+	mount -t tmpfs -o mode=0755,nosuid,nodev "shiftbind-$1" "$BASE"
+}
+
+remove_store_base() {
+	local mnt
+	# Deepest first: a mount on top of another goes before it.
+	while read -r mnt; do
+		umount "$mnt" 2>/dev/null || true
+	done < <(awk -v b="$BASE" '$5 == b || index($5, b "/") == 1 { print $5 }' \
+		/proc/self/mountinfo | sort -r)
+	rm -rf "$BASE" "${SCRATCH:-}"
+}

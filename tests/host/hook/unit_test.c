@@ -1138,29 +1138,88 @@ static void test_status_hostile_names(void)
 	free(text);
 }
 
-/* Each bad allow.conf refused whole, with the line and the reason. */
+/*
+ * Each bad line of allow.conf refused on its own, with its line and
+ * reason; a good line "/good" is kept in every case.
+ */
 static const struct allowconf_case {
 	const char *name;
 	const char *text;
+	size_t line;		/* of the refused line */
 	const char *expect;
 } bad_allowconf[] = {
-	{ "unknown option", "/a rx\n",
-	  "f:1: unknown option \"rx\" (known: rw, suid, suid-host, force, owner=WHO)" },
-	{ "retired ro", "/a\n/b ro\n",
-	  "f:2: \"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" },
-	{ "retired nosuid", "/a nosuid\n",
-	  "f:1: \"nosuid\" is no option any more: stores are marked nosuid unless \"suid\"" },
-	{ "relative path", "\nsrv\n", "f:2: \"srv\" is not an absolute path" },
-	{ "duplicate path", "/a\n/a rw\n", "f:2: /a is already listed on line 1" },
-	{ "repeated option", "/a rw rw\n", "f:1: option \"rw\" given twice" },
-	{ "unknown owner", "/a\n# x\n/b owner=root owner=no-such-user-x\n",
-	  "f:3: owner=no-such-user-x: no such user in /etc/passwd" },
-	{ "backward owner range", "/b owner=9-3\n",
-	  "f:1: owner=9-3: the range ends before it starts" },
-	{ "owner listed twice", "/b owner=0 owner=root\n",
-	  "f:1: owner=root: overlaps 0, given before" },
-	{ "empty owner", "/b owner=\n", "f:1: owner=\"\": an empty owner" },
+	{ "unknown option", "/a rx\n/good\n", 1,
+	  "unknown option \"rx\" (known: rw, suid, suid-host, force, owner=WHO)" },
+	{ "retired ro", "/good\n/b ro\n", 2,
+	  "\"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" },
+	{ "retired nosuid", "/a nosuid\n/good\n", 1,
+	  "\"nosuid\" is no option any more: stores are marked nosuid unless \"suid\"" },
+	{ "relative path", "\nsrv\n/good\n", 2, "\"srv\" is not an absolute path" },
+	{ "repeated option", "/a rw rw\n/good\n", 1, "option \"rw\" given twice" },
+	{ "unknown owner", "/good\n# x\n/b owner=root owner=no-such-user-x\n", 3,
+	  "owner=no-such-user-x: no such user in /etc/passwd" },
+	{ "backward owner range", "/b owner=9-3\n/good\n", 1,
+	  "owner=9-3: the range ends before it starts" },
+	{ "owner listed twice", "/b owner=0 owner=root\n/good\n", 1,
+	  "owner=root: overlaps 0, given before" },
+	{ "empty owner", "/b owner=\n/good\n", 1, "owner=\"\": an empty owner" },
 };
+
+/* The entry of list on line, or NULL. */
+static const struct allow_entry *entry_on_line(const struct allow_list *list,
+					       size_t line)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		if (list->entry[i].line == line)
+			return &list->entry[i];
+	return NULL;
+}
+
+/* The entry "/good" of list: present, unrefused, with no option. */
+static bool good_kept(const struct allow_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		if (list->entry[i].path && !strcmp(list->entry[i].path, "/good"))
+			return !list->entry[i].error && list->entry[i].mark.flags == 0 &&
+			       list->entry[i].mark.owners.count == 0;
+	return false;
+}
+
+static void test_allowconf_bad_lines(void)
+{
+	struct allow_list list = { NULL, 0 };
+	struct error e = { 0, "" };
+	const struct allow_entry *x;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_allowconf); i++) {
+		const struct allowconf_case *c = &bad_allowconf[i];
+
+		x = allowconf_parse(c->text, "f", &list, &e) == 0 ?
+		    entry_on_line(&list, c->line) : NULL;
+		if (!ok(list.count == 2 && x && x->error && strstr(x->error, c->expect) &&
+			x->mark.flags == 0 && x->mark.owners.count == 0 && !x->force &&
+			good_kept(&list),
+			"bad input: allow.conf %s refuses its line only", c->name))
+			diag("expected line %zu refused with \"%s\", got %s", c->line,
+			     c->expect, x && x->error ? x->error : "no refusal");
+		allow_list_free(&list);
+	}
+	/* Listed twice: neither line marks it, whichever came first. */
+	ok(allowconf_parse("/a\n/good\n/a rw owner=1001\n", "f", &list, &e) == 0 &&
+	   list.count == 3 && good_kept(&list) &&
+	   list.entry[0].error && list.entry[2].error &&
+	   !strcmp(list.entry[0].error, "/a is listed on line 3 too: a store listed twice is marked by neither line; keep one line for it") &&
+	   strstr(list.entry[2].error, "/a is listed on line 1 too") &&
+	   list.entry[2].mark.flags == 0 && list.entry[2].mark.owners.count == 0,
+	   "bad input: a store listed twice is marked by neither line (%s)",
+	   list.count ? list.entry[0].error : e.msg);
+	allow_list_free(&list);
+}
 
 static void test_allowconf(void)
 {
@@ -1176,37 +1235,35 @@ static void test_allowconf(void)
 	if (list.count == 3) {
 		x = &list.entry[0];
 		ok(!strcmp(x->path, "/srv/images") && x->mark.flags == 0 && !x->force &&
-		   x->mark.owners.count == 0 && x->line == 3,
+		   x->mark.owners.count == 0 && x->line == 3 && !x->error,
 		   "entry without options: read-only, nosuid, real root's namespaces");
 		x = &list.entry[1];
 		ok(!strcmp(x->path, "/var/lib/x") && x->mark.flags == (MARK_WRITABLE | MARK_SUID) &&
-		   x->force && x->line == 4, "rw, suid and force");
+		   x->force && x->line == 4 && !x->error, "rw, suid and force");
 		x = &list.entry[2];
 		ok(x->mark.owners.count == 3 && x->mark.owners.item[0].first == 0 &&
 		   x->mark.owners.item[1].first == 1001 &&
 		   x->mark.owners.item[2].first == 100000 &&
-		   x->mark.owners.item[2].last == 165535 && x->mark.flags == 0,
+		   x->mark.owners.item[2].last == 165535 && x->mark.flags == 0 && !x->error,
 		   "owner= by name, uid and range");
 	}
 	allow_list_free(&list);
-	for (i = 0; i < ARRAY_SIZE(bad_allowconf); i++) {
-		const struct allowconf_case *c = &bad_allowconf[i];
-
-		if (!ok(allowconf_parse(c->text, "f", &list, &e) < 0 && strstr(e.msg, c->expect),
-			"bad input: allow.conf %s", c->name))
-			diag("expected an error containing \"%s\", got \"%s\"", c->expect, e.msg);
-	}
+	test_allowconf_bad_lines();
 	{
 		char line[1024] = "/b";
 
 		for (i = 0; i < OWNERS_MAX + 1; i++)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " owner=%zu", 1000 + i);
-		ok(allowconf_parse(line, "f", &list, &e) < 0 &&
-		   strstr(e.msg, "f:1: owner=1016: more than 16 owners"),
-		   "bad input: a seventeenth owner refused (%s)", e.msg);
+		ok(allowconf_parse(line, "f", &list, &e) == 0 && list.count == 1 &&
+		   list.entry[0].error &&
+		   strstr(list.entry[0].error, "owner=1016: more than 16 owners"),
+		   "bad input: a seventeenth owner refused (%s)",
+		   list.count && list.entry[0].error ? list.entry[0].error : e.msg);
+		allow_list_free(&list);
 		*strrchr(line, ' ') = '\0';
-		ok(allowconf_parse(line, "f", &list, &e) == 0 &&
+		ok(allowconf_parse(line, "f", &list, &e) == 0 && list.count == 1 &&
+		   !list.entry[0].error &&
 		   list.entry[0].mark.owners.count == OWNERS_MAX, "sixteen owners accepted (%s)",
 		   e.msg);
 		allow_list_free(&list);
