@@ -41,7 +41,10 @@ install_project_files() {
 			"$SHIFTBIND_ROOT/bench/podman.sh" "$overlay/$GUEST_LIB/bench/"
 	fi
 	# The hook and the CLI, as a distribution package would install them.
-	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install DESTDIR="$overlay" >&2
+	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install guest-tests \
+		DESTDIR="$overlay" >&2
+	# The hook. suite's attacker, which runs the hook's own code (tests/hook/src).
+	install -m 755 "$bin/oci-hook/hook-confined-attacker" "$overlay/$GUEST_LIB/"
 	# The guest's stores live under /srv, nosuid from boot on: no local
 	# user may run an image's setuid program from a store's host path,
 	# marked or not (configfd-bind(7), "Set-ID programs of a store").
@@ -125,6 +128,11 @@ configure_users() {
 	# --root: the host's useradd edits the copy's own /etc (no tools of
 	# the copy run, so a stand-in base works too).
 	useradd --root "$root" --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
+	# The user shiftbind-hook's parser child runs as (shiftbind-hook(8),
+	# PARSER USER): a system user nothing else runs as, so that no other
+	# uid can signal it.  What a package's postinst would do.
+	useradd --root "$root" --system --user-group --no-create-home \
+		--home-dir /nonexistent --shell /usr/sbin/nologin shiftbind-parser
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
 	# Nobody but root may list the store; everyone must be able to walk

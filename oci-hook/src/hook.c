@@ -11,8 +11,10 @@
  *                                    container's user and mount namespaces
  *
  * Order: the container's JSON is parsed by an unprivileged, confined
- * child into a plain struct (privsep.h); the hook decides, opens what it
- * acts on, confines itself (sandbox.h), checks, and only then shifts.
+ * child (the hook's binary re-executed) into a plain struct (privsep.h);
+ * the hook decides, opens what it acts on and prepares each shift on a
+ * configfd, confines itself to running those shifts (sandbox.h),
+ * checks, and only then shifts.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -197,6 +199,7 @@ struct target {
 	int fd;
 	char *path;
 	int mnt_id;		/* the mount, whatever path led to it */
+	int configfd;		/* its prepared shift (shift_prepare), or -1 */
 };
 
 struct targets {
@@ -210,6 +213,7 @@ static void targets_close(struct targets *t)
 
 	for (i = 0; i < t->count; i++) {
 		closep(&t->item[i].fd);
+		closep(&t->item[i].configfd);
 		free(t->item[i].path);
 	}
 	t->count = 0;
@@ -250,6 +254,7 @@ static int add_target(struct targets *t, int fd, char *path, struct error *e)
 
 	x->fd = fd;
 	x->path = path;
+	x->configfd = -1;
 	if (!x->path)
 		return error_errno(e, ENOMEM, "target %d", fd);
 	return 0;
@@ -321,6 +326,27 @@ static int check_targets(struct targets *t, struct error *e)
 }
 
 /*
+ * Each target's shift set up on a configfd of its own, at the fd number
+ * the hook's filter reserves for it (sandbox.h): once confined, the hook
+ * can run these shifts and no other configfd command.
+ */
+static int prepare_shifts(struct targets *t, struct error *e)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->count; i++) {
+		struct target *x = &t->item[i];
+
+		ret = shift_prepare(x->fd, x->path, SANDBOX_CONFIGFD_FIRST + (int)i,
+				    &x->configfd, e);
+		if (ret < 0)
+			return error_context(e, "preparing the shift of %s", x->path);
+	}
+	return 0;
+}
+
+/*
  * Every target was checked before the first is shifted.  Should the
  * kernel still refuse one, the container fails and its mount namespace,
  * the only place anything changed, goes away with it.
@@ -331,7 +357,7 @@ static int shift_targets(const struct targets *t, struct error *e)
 	int ret;
 
 	for (i = 0; i < t->count; i++) {
-		ret = shift_in_place(t->item[i].fd, t->item[i].path, e);
+		ret = shift_commit(t->item[i].configfd, t->item[i].path, e);
 		if (ret < 0)
 			return error_context(e, "shifting %s", t->item[i].path);
 		log_msg(LOG_INFO, "shifted %s", t->item[i].path);
@@ -367,9 +393,10 @@ static bool self_test_requested(void)
 
 /*
  * From here on the hook reads what the container can influence
- * (mountinfo lines with the mount points it chose) and only shifts: it
- * gives up creating, writing or truncating files, new sockets, setns
- * and openat2 first.
+ * (mountinfo lines with the mount points it chose) and only runs the
+ * shifts it prepared: it gives up creating, writing or truncating
+ * files, new sockets, setns, openat2, the mount API and every configfd
+ * call but those shifts first.
  */
 static int confine(bool self_test, struct error *e)
 {
@@ -387,9 +414,10 @@ static int confine(bool self_test, struct error *e)
 }
 
 /*
- * Everything needed to act is opened first (the container's /proc
- * directory, its mount namespace, the mounts to shift), then the hook
- * confines itself, checks the mounts and shifts them.
+ * Everything needed to act is opened first (the syslog socket, the
+ * container's /proc directory, its mount namespace, the mounts to shift,
+ * a configfd prepared for each shift), then the hook confines itself,
+ * checks the mounts and runs the prepared shifts.
  */
 static int act(enum stage stage, bool self_test, const struct hook_input *in,
 	       struct error *e)
@@ -399,6 +427,8 @@ static int act(enum stage stage, bool self_test, const struct hook_input *in,
 	char proc[32];
 	int ret;
 
+	/* A syslog daemon started since the hook did still gets its lines. */
+	log_connect();
 	ret = check_stage_credentials(stage, e);
 	if (ret == 0)
 		ret = hook_input_validate(in, e);
@@ -419,6 +449,8 @@ static int act(enum stage stage, bool self_test, const struct hook_input *in,
 	}
 	ret = open_targets(in, &t, e);
 	if (ret == 0)
+		ret = prepare_shifts(&t, e);
+	if (ret == 0)
 		ret = confine(self_test, e);
 	if (ret == 0)
 		ret = check_targets(&t, e);
@@ -435,13 +467,22 @@ static void log_input(const struct hook_input *in)
 		in->userns_path ? " (joined)" : "");
 }
 
+/* The input, parsed by a re-executed copy of the hook (privsep.h). */
+static int parse_input(bool self_test, struct hook_input *in, struct error *e)
+{
+	_cleanup_close_ int exe = -1;
+	int ret = privsep_open_self(&exe, e);
+
+	return ret < 0 ? ret : parse_untrusted_input(exe, STDIN_FILENO, self_test, in, e);
+}
+
 static int run(enum stage stage, struct hook_input *in, struct error *e)
 {
 	bool self_test = self_test_requested();
 	const char *why;
 	int ret;
 
-	ret = parse_untrusted_input(STDIN_FILENO, self_test, in, e);
+	ret = parse_input(self_test, in, e);
 	/* Name the container even when a later part of its input was refused. */
 	if (in->id)
 		log_set_context("%s: container %s", stage_names[stage], in->id);
@@ -466,6 +507,7 @@ int main(int argc, char **argv)
 	enum stage stage;
 	int ret;
 
+	privsep_parser_dispatch(argc, argv);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;

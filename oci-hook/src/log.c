@@ -5,10 +5,13 @@
 #endif
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,12 +21,17 @@
 
 #define LOG_LINE_MAX 4096
 
+#define SYSLOG_PATH "/dev/log"
+
 static struct {
 	const char *ident;
 	unsigned int sinks;
 	int file_fd;
+	int syslog_fd;		/* connected to SYSLOG_PATH, or -1 */
+	int syslog_type;	/* SOCK_DGRAM, or SOCK_STREAM as some daemons listen */
+	bool syslog_failed;	/* said once on the other sinks */
 	char context[512];
-} log_state = { "shiftbind", LOG_SINK_STDERR, -1, "" };
+} log_state = { "shiftbind", LOG_SINK_STDERR, -1, -1, SOCK_DGRAM, false, "" };
 
 /*
  * The default file is real root's: a rootless hook (an unprivileged user,
@@ -58,22 +66,81 @@ static void open_log_file(void)
 			path, strerror(errno));
 }
 
+static void to_file(int priority, const char *sep, const char *msg);
+
+/*
+ * A line syslog did not take is on the other sinks anyway; the first
+ * failure says so there, unless no syslog daemon listens here at all
+ * (ENOENT, ECONNREFUSED at connect: nothing lost that anyone could read).
+ */
+static void syslog_failed(const char *call, int err)
+{
+	char note[256];
+
+	if (log_state.syslog_failed)
+		return;
+	log_state.syslog_failed = true;
+	snprintf(note, sizeof(note),
+		 "syslog: %s `%s`: %s; this and later lines are only on stderr and in the log file",
+		 call, SYSLOG_PATH, strerror(err));
+	dprintf(STDERR_FILENO, "%s: %s\n", log_state.ident, note);
+	if ((log_state.sinks & LOG_SINK_FILE) && log_state.file_fd >= 0)
+		to_file(LOG_WARNING, "", note);
+}
+
+/*
+ * The hook's syslog socket, connected while the hook may still make
+ * one: its seccomp filter refuses socket() and connect() (sandbox.h),
+ * and glibc's syslog(3) makes a new socket whenever it is not
+ * connected, so under the filter it silently lost every line.  Tried
+ * with a datagram socket first, then a stream one if /dev/log is that.
+ */
+static void syslog_connect(void)
+{
+	static const struct sockaddr_un addr = { AF_UNIX, SYSLOG_PATH };
+	int type = SOCK_DGRAM, fd;
+
+	for (;;) {
+		fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			syslog_failed("socket for", errno);
+			return;
+		}
+		if (connect(fd, (const struct sockaddr *)&addr, sizeof(addr)) == 0)
+			break;
+		closep(&fd);
+		if (errno != EPROTOTYPE || type == SOCK_STREAM) {
+			if (errno != ENOENT && errno != ECONNREFUSED)
+				syslog_failed("connect to", errno);
+			return;
+		}
+		type = SOCK_STREAM;
+	}
+	log_state.syslog_fd = fd;
+	log_state.syslog_type = type;
+}
+
+void log_connect(void)
+{
+	if ((log_state.sinks & LOG_SINK_SYSLOG) && log_state.syslog_fd < 0)
+		syslog_connect();
+}
+
 void log_open(const char *ident, unsigned int sinks)
 {
 	log_state.ident = ident;
 	log_state.sinks = sinks;
-	if (sinks & LOG_SINK_SYSLOG)
-		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	/* Time stamps in the local zone, read now rather than when confined. */
+	tzset();
 	if (sinks & LOG_SINK_FILE)
 		open_log_file();
+	log_connect();
 }
 
 void log_close(void)
 {
-	if (log_state.sinks & LOG_SINK_SYSLOG)
-		closelog();
+	closep(&log_state.syslog_fd);
 	closep(&log_state.file_fd);
-	log_state.file_fd = -1;
 }
 
 /* Untrusted text must not start a new line or send terminal escapes. */
@@ -125,6 +192,34 @@ static void write_formatted(int fd, const char *line, int n, size_t size)
 		(void)write_all(fd, line, (size_t)n < size ? (size_t)n : size - 1);
 }
 
+/*
+ * RFC 3164, as glibc's syslog(3) writes it: "<PRI>Mmm dd hh:mm:ss
+ * ident[pid]: msg", NUL-terminated on a stream.  A failure costs this
+ * sink only: the hook may not reconnect once confined.
+ */
+static void to_syslog(int priority, const char *sep, const char *msg)
+{
+	char stamp[32] = "", line[LOG_LINE_MAX + 1024];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t len;
+	int n;
+
+	if (localtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%h %e %T ", &tm);
+	n = snprintf(line, sizeof(line), "<%d>%s%s[%d]: %s%s%s", LOG_DAEMON | priority,
+		     stamp, log_state.ident, (int)getpid(), log_state.context, sep, msg);
+	if (n < 0)
+		return;
+	len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+	if (log_state.syslog_type == SOCK_STREAM)
+		len++;
+	if (send(log_state.syslog_fd, line, len, MSG_NOSIGNAL) < 0) {
+		syslog_failed("send to", errno);
+		closep(&log_state.syslog_fd);
+	}
+}
+
 static void to_file(int priority, const char *sep, const char *msg)
 {
 	char stamp[32] = "-", line[LOG_LINE_MAX + 1024];
@@ -159,8 +254,8 @@ void log_msg(int priority, const char *fmt, ...)
 			     log_state.context, sep, msg);
 		write_formatted(STDERR_FILENO, line, n, sizeof(line));
 	}
-	if (log_state.sinks & LOG_SINK_SYSLOG)
-		syslog(priority, "%s%s%s", log_state.context, sep, msg);
+	if ((log_state.sinks & LOG_SINK_SYSLOG) && log_state.syslog_fd >= 0)
+		to_syslog(priority, sep, msg);
 	if ((log_state.sinks & LOG_SINK_FILE) && log_state.file_fd >= 0)
 		to_file(priority, sep, msg);
 }

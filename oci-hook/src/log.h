@@ -33,6 +33,15 @@ enum log_sinks {
  * the hook has joined another mount namespace or confined itself.
  */
 void log_open(const char *ident, unsigned int sinks);
+
+/*
+ * log_connect: connect the syslog socket if no daemon listened at
+ * log_open() (one may have started since).  The hook calls it before it
+ * leaves the host's mount namespace and confines itself: after that it
+ * can make no socket, and a line that finds no connected socket is on
+ * stderr and in the log file only (said once there).
+ */
+void log_connect(void);
 void log_close(void);
 
 /* log_set_context: a prefix for later messages ("container c1"). */

@@ -11,12 +11,8 @@
 /* (uid_t)-1 means "no uid" to the kernel (chown's "leave it"). */
 #define UID_LAST	4294967294UL
 
-/*
- * The /etc/passwd entry named name or, name NULL, with uid *uid: 1 with
- * *uid and found (its name) set, 0 if there is none, -errno when the
- * file cannot be read.
- */
-static int passwd_find(const char *name, uid_t *uid, char *found, size_t size)
+int passwd_find(const char *name, uid_t *uid, gid_t *gid, char *found,
+		size_t size)
 {
 	FILE *f = fopen(OWNERS_PASSWD, "re");
 	struct passwd *pw;
@@ -28,7 +24,10 @@ static int passwd_find(const char *name, uid_t *uid, char *found, size_t size)
 		hit = name ? !strcmp(pw->pw_name, name) : pw->pw_uid == *uid;
 		if (hit) {
 			*uid = pw->pw_uid;
-			snprintf(found, size, "%s", pw->pw_name);
+			if (gid)
+				*gid = pw->pw_gid;
+			if (found)
+				snprintf(found, size, "%s", pw->pw_name);
 		}
 	}
 	fclose(f);
@@ -82,7 +81,7 @@ static int parse_name(const char *option, const char *who,
 		      struct owner_range *r, struct error *e)
 {
 	char name[256];
-	int ret = passwd_find(who, &r->first, name, sizeof(name));
+	int ret = passwd_find(who, &r->first, NULL, name, sizeof(name));
 
 	if (ret < 0)
 		return error_errno(e, -ret, "%s%.64s: read `" OWNERS_PASSWD "`", option, who);
@@ -148,7 +147,7 @@ static void describe_one(const struct owner_range *r, char *buf, size_t size)
 	if (r->first != r->last)
 		snprintf(buf, size, "uids %u-%u", (unsigned int)r->first,
 			 (unsigned int)r->last);
-	else if (passwd_find(NULL, &uid, name, sizeof(name)) > 0)
+	else if (passwd_find(NULL, &uid, NULL, name, sizeof(name)) > 0)
 		snprintf(buf, size, "uid %u (%s)", (unsigned int)uid, name);
 	else
 		snprintf(buf, size, "uid %u", (unsigned int)uid);

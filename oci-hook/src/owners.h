@@ -28,6 +28,15 @@
  * apply-config runs at boot, before any network directory answers.
  */
 #define OWNERS_PASSWD	"/etc/passwd"
+
+/*
+ * passwd_find: the OWNERS_PASSWD entry named name or, name NULL, with
+ * uid *uid: 1 with *uid, *gid (gid may be NULL) and found (its name; may
+ * be NULL) set, 0 if there is none, -errno when the file cannot be read.
+ * The file itself, not NSS: the binaries are static.
+ */
+int passwd_find(const char *name, uid_t *uid, gid_t *gid, char *found,
+		size_t size);
 /* "4294967294-4294967294" and its NUL. */
 #define OWNER_TEXT_MAX	24
 

@@ -19,6 +19,7 @@
 #include "common.h"
 #include "configfd.h"
 #include "privileged.h"
+#include "sandbox.h"
 
 /* Older headers lack move_mount (Linux 5.2); the number is fixed since. */
 #ifndef __NR_move_mount
@@ -110,21 +111,12 @@ static int step_failed(int fd, const struct configfd_step *step,
 			 path, strerror(err), log);
 }
 
-/*
- * Run steps on a new configfd of type "bind" opened for op.  A failed
- * step leaves the mount as it was: the kernel applies a configuration
- * only at CMD_RECONFIGURE or CMD_CREATE, all or nothing.
- */
-static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
-			     size_t n, const char *path, struct error *e)
+/* Each step on fd, in order; the first failure names itself and the kernel's reasons. */
+static int run_steps(int fd, const struct configfd_step *steps, size_t n,
+		     const char *path, struct error *e)
 {
-	_cleanup_close_ int fd = -1;
 	size_t i;
 
-	fd = sys_configfd_open("bind", O_CLOEXEC, op);
-	if (fd < 0)
-		return error_errno(e, errno, "configfd_open bind (%s) for `%s`",
-				   configfd_cmd_name(op), path);
 	for (i = 0; i < n; i++) {
 		const struct configfd_step *s = &steps[i];
 
@@ -134,33 +126,96 @@ static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
 	return 0;
 }
 
-/* CMD_RECONFIGURE of the mount rooted at pathfd with the one flag. */
-static int reconfigure_flag(int pathfd, const char *path, const char *flag,
-			    struct error *e)
+static int open_bind_configfd(unsigned int op, const char *path, int *out,
+			      struct error *e)
 {
-	const struct configfd_step steps[] = {
-		{ CONFIGFD_SET_FD, "pathfd", NULL, pathfd },
-		{ CONFIGFD_SET_FLAG, flag, NULL, 0 },
-		{ CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0 },
-	};
+	int fd = sys_configfd_open("bind", O_CLOEXEC, op);
 
-	return run_bind_configfd(CONFIGFD_CMD_RECONFIGURE, steps,
-				 ARRAY_SIZE(steps), path, e);
+	if (fd < 0)
+		return error_errno(e, errno, "configfd_open bind (%s) for `%s`",
+				   configfd_cmd_name(op), path);
+	*out = fd;
+	return 0;
 }
 
 /*
- * Called by the hook inside the container's mount namespace: at
- * prestart as host root after join_mount_namespace(), at createContainer
- * as root of the container's user namespace.  pathfd is crun's bind of
- * the rootfs (or of an extra mount), which the hook checked is a mount
- * root carrying allow-shift.  The kernel maps the mount through the user
- * namespace that owns this mount namespace, the container's, and refuses
- * unless the mount carries allow-shift.  Only this namespace's copy of
- * the mount changes; the host's store is untouched.
+ * Run steps on a new configfd of type "bind" opened for op.  A failed
+ * step leaves the mount as it was: the kernel applies a configuration
+ * only at CMD_RECONFIGURE or CMD_CREATE, all or nothing.
  */
-int shift_in_place(int pathfd, const char *path, struct error *e)
+static int run_bind_configfd(unsigned int op, const struct configfd_step *steps,
+			     size_t n, const char *path, struct error *e)
 {
-	return reconfigure_flag(pathfd, path, "shift", e);
+	_cleanup_close_ int fd = -1;
+	int ret = open_bind_configfd(op, path, &fd, e);
+
+	return ret < 0 ? ret : run_steps(fd, steps, n, path, e);
+}
+
+/*
+ * *fd moved to the number slot, which must be free: the confined hook's
+ * seccomp filter names the numbers it may run a configfd command on.
+ */
+static int move_to_slot(int *fd, int slot, const char *path, struct error *e)
+{
+	int moved = fcntl(*fd, F_DUPFD_CLOEXEC, slot);
+
+	if (moved < 0)
+		return error_errno(e, errno, "configfd for `%s`: moving it to fd %d", path, slot);
+	if (moved != slot) {
+		close(moved);
+		return error_msg(e, EBUSY,
+				 "configfd for `%s`: fd %d, which the hook's seccomp filter reserves for it, is already open: start the hook without descriptors above %d",
+				 path, slot, SANDBOX_CONFIGFD_FIRST - 1);
+	}
+	closep(fd);
+	*fd = moved;
+	return 0;
+}
+
+/*
+ * Called by the hook inside the container's mount namespace, before it
+ * confines itself: at prestart as host root after join_mount_namespace(),
+ * at createContainer as root of the container's user namespace.  pathfd
+ * is crun's bind of the rootfs (or of an extra mount).  Everything of
+ * the shift is set here, so that once confined the hook needs only
+ * CMD_RECONFIGURE on this fd (shift_commit), and nothing that opens a
+ * configfd or names another mount.
+ */
+int shift_prepare(int pathfd, const char *path, int slot, int *out,
+		  struct error *e)
+{
+	const struct configfd_step steps[] = {
+		{ CONFIGFD_SET_FD, "pathfd", NULL, pathfd },
+		{ CONFIGFD_SET_FLAG, "shift", NULL, 0 },
+	};
+	_cleanup_close_ int fd = -1;
+	int ret = open_bind_configfd(CONFIGFD_CMD_RECONFIGURE, path, &fd, e);
+
+	if (ret == 0)
+		ret = run_steps(fd, steps, ARRAY_SIZE(steps), path, e);
+	if (ret == 0)
+		ret = move_to_slot(&fd, slot, path, e);
+	if (ret == 0)
+		*out = steal_fd(&fd);
+	return ret;
+}
+
+/*
+ * Called by the confined hook, after it checked the mount (a mount root
+ * carrying allow-shift, not shifted yet).  The kernel maps the mount
+ * through the user namespace that owns this mount namespace, the
+ * container's, and refuses unless the mount carries allow-shift.  Only
+ * this namespace's copy of the mount changes; the host's store is
+ * untouched.
+ */
+int shift_commit(int configfd, const char *path, struct error *e)
+{
+	static const struct configfd_step commit = {
+		CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0
+	};
+
+	return run_steps(configfd, &commit, 1, path, e);
 }
 
 /*

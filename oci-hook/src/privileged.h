@@ -19,8 +19,16 @@
  */
 int join_mount_namespace(int procfd, pid_t pid, struct error *e);
 
-/* shift_in_place: turn the bind mount rooted at pathfd into a shift bind. */
-int shift_in_place(int pathfd, const char *path, struct error *e);
+/*
+ * shift_prepare: a configfd holding the shift of the bind mount rooted
+ * at pathfd, everything set but the command, as fd number slot (which
+ * must be free) in *configfd.  Nothing changes until shift_commit().
+ */
+int shift_prepare(int pathfd, const char *path, int slot, int *configfd,
+		  struct error *e);
+
+/* shift_commit: run the prepared shift (CMD_RECONFIGURE on configfd). */
+int shift_commit(int configfd, const char *path, struct error *e);
 
 /* How a store is marked, besides allow-shift (shiftbind allow). */
 enum mark_flags {

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "common.h"
 #include "fileio.h"
 #include "log.h"
+#include "owners.h"
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
@@ -257,20 +259,88 @@ static char *child_request(size_t max, size_t *len)
 	return text;
 }
 
+/* --- starting the child: fork, drop, re-exec ------------------------ */
+
+/*
+ * Who the child runs as.  Real root in the initial user namespace (a
+ * rootful runtime's prestart) hands it to PARSER_USER, whom nothing else
+ * runs as: no other uid can signal it (kill(2) gets EPERM), nor trace
+ * it.  Anywhere else (a rootless runtime's createContainer, inside the
+ * container's user namespace) that uid is not mapped, and the child
+ * keeps the hook's own, without capabilities: the runtime's user and
+ * host root alone can signal it, and killing it fails only the
+ * container that user is starting.
+ */
+struct parser_identity {
+	bool switch_ids;
+	uid_t uid;
+	gid_t gid;
+};
+
+/* uid_map "0 0 4294967295": the initial user namespace (or one as wide). */
+static bool in_initial_user_namespace(void)
+{
+	unsigned long inside, outside, count;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "%lu %lu %lu", &inside, &outside, &count);
+	n += fgetc(f) == '\n' && fgetc(f) == EOF;
+	fclose(f);
+	return n == 4 && inside == 0 && outside == 0 && count == 4294967295UL;
+}
+
+static int parser_identity(struct parser_identity *id, struct error *e)
+{
+	static const char fix[] =
+		"create it: useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "
+		PARSER_USER " (shiftbind-hook(8), PARSER USER)";
+	int ret;
+
+	id->switch_ids = geteuid() == 0 && in_initial_user_namespace();
+	if (!id->switch_ids)
+		return 0;
+	ret = passwd_find(PARSER_USER, &id->uid, &id->gid, NULL, 0);
+	if (ret < 0)
+		return error_errno(e, -ret, "parser child: reading `%s` for user %s",
+				   OWNERS_PASSWD, PARSER_USER);
+	if (ret == 0)
+		return error_msg(e, ENOENT,
+				 "parser child: user %s is not in %s: the hook parses each container's JSON as this user; %s",
+				 PARSER_USER, OWNERS_PASSWD, fix);
+	if (id->uid == 0 || id->gid == 0 || id->uid == PARSER_SHARED_UID ||
+	    id->gid == PARSER_SHARED_UID)
+		return error_msg(e, EINVAL,
+				 "parser child: user %s has uid %u, gid %u, which other processes run as (root, nobody): give it ids of its own; %s",
+				 PARSER_USER, (unsigned int)id->uid, (unsigned int)id->gid, fix);
+	return 0;
+}
+
 /*
  * The runtime's stdin, stdout and the hook's log are none of the
- * child's business: only its two pipes and stderr stay open.
+ * child's business: only its two pipes, stderr and the hook's binary
+ * (close-on-exec) stay open.  *exe is moved above the pipes first.
  */
-static int child_keep_only_pipes(int request, int reply, struct error *e)
+static int child_keep_only_pipes(int request, int reply, int *exe,
+				 struct error *e)
 {
+	int fd = fcntl(*exe, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+	if (fd < 0)
+		return error_errno(e, errno, "parser child: fcntl(F_DUPFD_CLOEXEC)");
+	*exe = fd;
 	if (dup2(request, PARSER_REQUEST_FD) < 0 || dup2(reply, PARSER_REPLY_FD) < 0)
 		return error_errno(e, errno, "parser child: dup2");
-	if (syscall(SYS_close_range, STDERR_FILENO + 1, ~0U, 0) == 0)
+	if (syscall(SYS_close_range, STDERR_FILENO + 1, fd - 1, 0) == 0 &&
+	    syscall(SYS_close_range, fd + 1, ~0U, 0) == 0)
 		return 0;
 	if (errno != ENOSYS)
 		return error_errno(e, errno, "parser child: close_range");
-	for (int fd = STDERR_FILENO + 1; fd < 1024; fd++)
-		close(fd);
+	for (int other = STDERR_FILENO + 1; other < 1024; other++)
+		if (other != fd)
+			close(other);
 	return 0;
 }
 
@@ -290,51 +360,73 @@ static bool no_capabilities(void)
 }
 
 /*
- * nobody where this namespace maps it (the host, a rootful runtime);
- * inside a rootless runtime's user namespace 65534 is often unmapped
- * (EINVAL) and the child stays the namespace's root, powerless over
- * the host.  Either way every capability goes, and the child is not
- * dumpable: no other process of the same uid can ptrace it.
+ * Before the exec, in the forked child, which runs nothing but this:
+ * the parser's ids, no capabilities, and no_new_privs, so that the exec
+ * cannot give any back (a uid 0 that stays, in a user namespace, would
+ * otherwise regain them).  Its CPU time is bounded too, whatever the
+ * input makes of the parser.
  */
-static int child_drop_privileges(struct error *e)
+static int child_drop_privileges(const struct parser_identity *id,
+				 struct error *e)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct none[2];
+	struct rlimit cpu = { PARSER_CPU_SECONDS, PARSER_CPU_SECONDS };
 
 	memset(none, 0, sizeof(none));
-	if (setgroups(0, NULL) < 0 && errno != EPERM)
-		return error_errno(e, errno, "parser child: setgroups");
-	/* EINVAL: not mapped here; EPERM: a caller without CAP_SETUID. */
-	if (setresgid(PARSER_GID, PARSER_GID, PARSER_GID) == 0 &&
-	    setresuid(PARSER_UID, PARSER_UID, PARSER_UID) < 0 &&
-	    errno != EINVAL && errno != EPERM)
-		return error_errno(e, errno, "parser child: setresuid(%d)", PARSER_UID);
+	if (setrlimit(RLIMIT_CPU, &cpu) < 0)
+		return error_errno(e, errno, "parser child: setrlimit(RLIMIT_CPU)");
+	if (id->switch_ids &&
+	    (setgroups(0, NULL) < 0 || setresgid(id->gid, id->gid, id->gid) < 0 ||
+	     setresuid(id->uid, id->uid, id->uid) < 0))
+		return error_errno(e, errno, "parser child: becoming %s (uid %u, gid %u)",
+				   PARSER_USER, (unsigned int)id->uid, (unsigned int)id->gid);
 	if (syscall(SYS_capset, &hdr, none) < 0)
 		return error_errno(e, errno, "parser child: dropping capabilities");
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		return error_errno(e, errno, "parser child: prctl(PR_SET_DUMPABLE)");
-	if (!no_capabilities())
-		return error_msg(e, EPERM,
-				 "parser child: capabilities left after dropping them all");
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return error_errno(e, errno, "parser child: prctl(PR_SET_NO_NEW_PRIVS)");
 	return 0;
 }
 
 /*
+ * The child is a fresh image of the hook's binary, as OpenSSH re-execs
+ * sshd for its unprivileged child: nothing of the privileged process's
+ * memory (its input buffers, its heap layout) is in it.  The binary is
+ * the one the hook opened at its start (privsep_open_self).
+ */
+static void __attribute__((noreturn)) parser_exec(int exe, pid_t hook,
+						   const struct parser_identity *id,
+						   int request, int reply,
+						   bool self_test)
+{
+	char hook_pid[16];
+	char *const argv[] = {
+		"shiftbind-hook", PARSER_MODE, hook_pid, self_test ? "1" : "0", NULL
+	};
+	char *const envp[] = { NULL };
+	struct error e = { 0, "" };
+
+	snprintf(hook_pid, sizeof(hook_pid), "%d", (int)hook);
+	if (child_keep_only_pipes(request, reply, &exe, &e) == 0 &&
+	    child_drop_privileges(id, &e) == 0) {
+		fexecve(exe, argv, envp);
+		error_errno(&e, errno, "parser child: executing the hook's own binary (fd %d) in parser mode",
+			    exe);
+	}
+	child_fail(&e, NULL);
+}
+
+/*
  * The child ends with the hook: a runtime's hook timeout kills the hook,
- * and a child parsing on would outlive it.  Set after the uid change,
- * which clears it; the parent may have gone already in between.  Its
- * CPU time is bounded too, whatever the input makes of the parser.
+ * and a child parsing on would outlive it.  Set after the exec (a uid
+ * change clears it); the hook may have gone already in between.
  */
 static int child_tie_to_hook(pid_t hook, struct error *e)
 {
-	struct rlimit cpu = { PARSER_CPU_SECONDS, PARSER_CPU_SECONDS };
-
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		return error_errno(e, errno, "parser child: prctl(PR_SET_PDEATHSIG)");
 	if (getppid() != hook)
 		return error_msg(e, ESRCH, "parser child: the hook is gone");
-	if (setrlimit(RLIMIT_CPU, &cpu) < 0)
-		return error_errno(e, errno, "parser child: setrlimit(RLIMIT_CPU)");
 	return 0;
 }
 
@@ -344,7 +436,7 @@ static void child_self_test(void)
 	struct error e = { 0, "" };
 	char note[512];
 
-	snprintf(note, sizeof(note), "parser child: uid %d, gid %d, no capabilities",
+	snprintf(note, sizeof(note), "parser child: uid %d, gid %d, no capabilities, re-executed",
 		 (int)getuid(), (int)getgid());
 	child_note(note);
 	if (sandbox_self_test(SANDBOX_PARSER, note, sizeof(note), &e) < 0)
@@ -352,21 +444,44 @@ static void child_self_test(void)
 	child_note(note);
 }
 
-static void __attribute__((noreturn)) parser_main(pid_t hook, int request,
-						   int reply, bool self_test)
+/* The hook's pid from argv, as parser_exec wrote it; 0 if it is none. */
+static pid_t parse_hook_pid(const char *arg)
+{
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(arg, &end, 10);
+	return errno || *end || pid <= 1 || pid > INT_MAX ? 0 : (pid_t)pid;
+}
+
+/*
+ * Not dumpable before anything else: until then only the parser's own
+ * uid could trace it, and from here on nobody but root can.  A process
+ * started as the parser any other way than by the hook (by hand, as
+ * root) refuses, holding capabilities it must not have.
+ */
+static void __attribute__((noreturn)) parser_main(int argc, char **argv)
 {
 	struct hook_input in;
 	struct wire_writer w = { 0 };
 	struct error e = { 0, "" };
+	pid_t hook = argc == 4 ? parse_hook_pid(argv[2]) : 0;
 	size_t len;
 	char *text;
 
 	memset(&in, 0, sizeof(in));
-	if (child_keep_only_pipes(request, reply, &e) < 0 ||
-	    child_drop_privileges(&e) < 0 || child_tie_to_hook(hook, &e) < 0 ||
-	    sandbox_install(SANDBOX_PARSER, &e) < 0)
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		error_errno(&e, errno, "parser child: prctl(PR_SET_DUMPABLE)");
+	else if (!hook)
+		error_msg(&e, EINVAL, "parser child: started without the hook's pid: only the hook starts it");
+	else if (!no_capabilities())
+		error_msg(&e, EPERM, "parser child: holds capabilities: only the hook starts it, without any");
+	else if (child_tie_to_hook(hook, &e) == 0)
+		sandbox_install(SANDBOX_PARSER, &e);
+	if (e.code)
 		child_fail(&e, NULL);
-	if (self_test)
+	if (!strcmp(argv[3], "1"))
 		child_self_test();
 
 	text = child_request(STATE_MAX, &len);
@@ -389,6 +504,23 @@ static void __attribute__((noreturn)) parser_main(pid_t hook, int request,
 	child_exit(&w, send_reply(&w) < 0);
 }
 
+void privsep_parser_dispatch(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], PARSER_MODE))
+		parser_main(argc, argv);
+}
+
+int privsep_open_self(int *exe, struct error *e)
+{
+	int fd = open("/proc/self/exe", O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_errno(e, errno,
+				   "open `/proc/self/exe`: the hook re-executes its own binary to parse its input; it needs /proc mounted");
+	*exe = fd;
+	return 0;
+}
+
 /* --- the hook's side ------------------------------------------------ */
 
 struct parser {
@@ -397,11 +529,16 @@ struct parser {
 	int reply;		/* read end */
 };
 
-static int parser_start(struct parser *p, bool self_test, struct error *e)
+static int parser_start(struct parser *p, int exe, bool self_test,
+			struct error *e)
 {
+	struct parser_identity id;
 	pid_t hook = getpid();
 	int request[2], reply[2];
+	int ret = parser_identity(&id, e);
 
+	if (ret < 0)
+		return ret;
 	if (pipe2(request, O_CLOEXEC) < 0)
 		return error_errno(e, errno, "parser child: pipe");
 	if (pipe2(reply, O_CLOEXEC) < 0) {
@@ -412,7 +549,7 @@ static int parser_start(struct parser *p, bool self_test, struct error *e)
 	}
 	p->pid = fork();
 	if (p->pid == 0)
-		parser_main(hook, request[0], reply[1], self_test);
+		parser_exec(exe, hook, &id, request[0], reply[1], self_test);
 	close(request[0]);
 	close(reply[1]);
 	p->request = request[1];
@@ -438,16 +575,20 @@ static int parser_finish(struct parser *p, int ret, struct error *e)
 	while (waitpid(p->pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return ret < 0 ? ret : error_errno(e, errno, "parser child: waitpid");
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+		return error_msg(e, EPROTO,
+				 "parser child (pid %d) killed by SIGSYS: a syscall outside its seccomp filter; the container's input was not parsed, so it is not started: report this as a bug of shiftbind-hook",
+				 (int)p->pid);
 	if (WIFSIGNALED(status))
 		return error_msg(e, EPROTO,
-				 "parser child killed by signal %d%s", WTERMSIG(status),
-				 WTERMSIG(status) == SIGSYS ?
-				 " (a syscall outside its seccomp filter)" : "");
+				 "parser child (pid %d) killed by signal %d (%s) before it answered: the container's input was not parsed, so it is not started; only root (and the parser's own uid) can signal it: find what did (for example with auditd), then start the container again",
+				 (int)p->pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	if (ret < 0)
 		return ret;
 	if (WEXITSTATUS(status))
-		return error_msg(e, EPROTO, "parser child exited with status %d",
-				 WEXITSTATUS(status));
+		return error_msg(e, EPROTO,
+				 "parser child (pid %d) exited with status %d after it answered: the container is not started; see the lines before this one",
+				 (int)p->pid, WEXITSTATUS(status));
 	return 0;
 }
 
@@ -585,8 +726,8 @@ static int exchange_config(struct parser *p, const char *bundle,
 	return ret;
 }
 
-int parse_untrusted_input(int state_fd, bool self_test, struct hook_input *in,
-			  struct error *e)
+int parse_untrusted_input(int exe, int state_fd, bool self_test,
+			  struct hook_input *in, struct error *e)
 {
 	struct parser p = { -1, -1, -1 };
 	_cleanup_free_ char *bundle = NULL;
@@ -594,7 +735,7 @@ int parse_untrusted_input(int state_fd, bool self_test, struct hook_input *in,
 
 	/* A child that dies mid-document is an error, not a SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	ret = parser_start(&p, self_test, e);
+	ret = parser_start(&p, exe, self_test, e);
 	if (ret < 0)
 		return ret;
 	ret = exchange_state(&p, state_fd, in, &bundle, e);

@@ -9,6 +9,7 @@
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "configfd.h"
 #include "sandbox.h"
 
 /* parser_filter[] and hook_filter[], from tools/seccomp-gen.c. */
@@ -113,6 +115,25 @@ static long try_connect(void)
 	return connect(-1, NULL, 0);
 }
 
+/* A configfd of its own: what marking a store would start with. */
+static long try_configfd_open(void)
+{
+	return syscall(__NR_configfd_open, "bind", O_CLOEXEC, CONFIGFD_CMD_RECONFIGURE);
+}
+
+/* Clearing read-only, on no fd: EBADF unfiltered. */
+static long try_mount_setattr(void)
+{
+	struct mount_attr_v0 { uint64_t set, clr, propagation, userns_fd; } attr = { 0, 1, 0, 0 };
+
+	return syscall(__NR_mount_setattr, -1, "", AT_EMPTY_PATH, &attr, sizeof(attr));
+}
+
+static long try_open_tree(void)
+{
+	return syscall(__NR_open_tree, -1, "", AT_EMPTY_PATH | 1 /* OPEN_TREE_CLONE */);
+}
+
 struct probe {
 	const char *what;
 	long (*call)(void);
@@ -134,6 +155,9 @@ static const struct probe hook_probes[] = {
 	{ "socket", try_socket, true },
 	{ "connect", try_connect, true },
 	{ "mkdirat", try_mkdirat, true },
+	{ "configfd_open", try_configfd_open, true },
+	{ "mount_setattr", try_mount_setattr, true },
+	{ "open_tree", try_open_tree, true },
 	{ "open for reading", try_open_read, false },
 };
 

@@ -7,11 +7,20 @@
  *                   of its input: read, write to its reply and stderr,
  *                   memory, exit.
  *   SANDBOX_HOOK    the privileged hook once it has joined the
- *                   container's mount namespace and opened the mounts to
- *                   shift, before it reads /proc or mountinfo: openat
- *                   without write, create or truncate flags, writes to
- *                   its open fds, syslog on the socket it connected
- *                   before, configfd.  No new socket, no connect.
+ *                   container's mount namespace, opened the mounts to
+ *                   shift and prepared each shift's configfd
+ *                   (shift_prepare), before it reads /proc or
+ *                   mountinfo: openat without write, create or truncate
+ *                   flags, writes to its open fds, send on the syslog
+ *                   socket it connected before (no address), and
+ *                   configfd_action(CMD_RECONFIGURE) on the prepared
+ *                   configfds' numbers only.  No configfd_open, no other
+ *                   configfd command, no mount API call (mount_setattr,
+ *                   open_tree, move_mount, fsopen, fsconfig, fsmount,
+ *                   fspick, mount, umount2), no new socket, no connect:
+ *                   code running in the confined hook can make the
+ *                   shifts the hook prepared and nothing else, neither
+ *                   mark, unmark nor relax a mount.
  *
  * Refused calls fail with EPERM; another ABI (i386, x32) is killed.
  */
@@ -20,7 +29,17 @@
 
 #include <stddef.h>
 
+#include "annotations.h"
 #include "error.h"
+
+/*
+ * The fd numbers of the prepared configfds, one per mount the hook
+ * shifts (the rootfs, then the extra mounts): the hook's filter allows
+ * CMD_RECONFIGURE on these numbers and on no other fd.  Above what a
+ * hook has open (a dozen), below the smallest RLIMIT_NOFILE runtimes use.
+ */
+#define SANDBOX_CONFIGFD_FIRST	64
+#define SANDBOX_CONFIGFD_COUNT	(1 + EXTRA_MOUNTS_MAX)
 
 /* Set to 1, both sides try what their filter must refuse and log it. */
 #define SANDBOX_TEST_ENV "SHIFTBIND_HOOK_SECCOMP_TEST"

@@ -16,10 +16,13 @@
  *           memory, exits.  Nothing that names a file, a socket or
  *           another process.
  *   hook    the privileged parent once it has joined the container's
- *           mount namespace and opened the mounts to shift: reads
- *           /proc and mountinfo (openat without any write, create or
- *           truncate flag), logs to its open files and syslog socket,
- *           and calls configfd.  No new socket, no connect, no openat2
+ *           mount namespace, opened the mounts to shift and prepared
+ *           their shifts: reads /proc and mountinfo (openat without any
+ *           write, create or truncate flag), logs to its open files and
+ *           its connected syslog socket (send, no address), and runs
+ *           CMD_RECONFIGURE on the prepared configfds' fd numbers
+ *           (sandbox.h).  No configfd_open or other configfd command,
+ *           no mount API call, no new socket, no connect, no openat2
  *           (seccomp cannot see open_how's flags), no setns.
  *
  * Everything else fails with EPERM, so that a refused call is a clear
@@ -41,6 +44,7 @@
 
 #include "configfd.h"
 #include "privsep.h"
+#include "sandbox.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -62,11 +66,8 @@ static const int common_calls[] = {
 static const int hook_calls[] = {
 	SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(lseek),
 	SCMP_SYS(newfstatat), SCMP_SYS(statx),
-	/* syslog(3): a datagram on the socket connected before the filter */
-	SCMP_SYS(sendto),
 	/* log time stamps (vDSO, else the syscall); the stage check */
 	SCMP_SYS(clock_gettime), SCMP_SYS(geteuid),
-	__NR_configfd_open, __NR_configfd_action,
 };
 
 /* Every flag of openat(2) that writes, creates or truncates. */
@@ -132,6 +133,24 @@ static void add_parser(scmp_filter_ctx ctx)
 			       arg_equals(0, STDERR_FILENO)), "writev");
 }
 
+/*
+ * The shifts the hook prepared, and nothing else: CMD_RECONFIGURE on the
+ * prepared configfds' numbers.  Every other command (a flag, an owner,
+ * another pathfd, CMD_CREATE, GET_FD) and configfd_open are refused, so
+ * that code running in the confined hook cannot mark, unmark or relax a
+ * mount with real root's power.
+ */
+static void add_prepared_shifts(scmp_filter_ctx ctx)
+{
+	int i;
+
+	for (i = 0; i < SANDBOX_CONFIGFD_COUNT; i++)
+		check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, __NR_configfd_action, 2,
+				       arg_equals(0, (scmp_datum_t)(SANDBOX_CONFIGFD_FIRST + i)),
+				       arg_equals(1, CONFIGFD_CMD_RECONFIGURE)),
+		      "configfd_action");
+}
+
 static void add_hook(scmp_filter_ctx ctx)
 {
 	add_common(ctx);
@@ -139,6 +158,10 @@ static void add_hook(scmp_filter_ctx ctx)
 	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
 			       arg_has_none_of(2, OPEN_WRITE_FLAGS)),
 	      "openat");
+	/* Log lines on the syslog socket connected before: no address. */
+	check(seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1,
+			       arg_equals(4, 0)), "sendto");
+	add_prepared_shifts(ctx);
 }
 
 /* The exported program, as `static const struct sock_filter name[]`. */

@@ -15,10 +15,7 @@ tmpfs_store "$store"
 id=hook-fds-fail-$$
 mkdir "$SCRATCH/fds"
 make_bundle "$SCRATCH/c" "$store/busybox" "0 100000 65536" "0 100000 65536" /bin/probe id
-jq --arg w "$HOOK_SUITE_DIR/hook-fds.bash" --arg out "$SCRATCH/fds" \
-	'.hooks.prestart = [{path: $w, args: [$w, $out, "prestart"], timeout: 120}]' \
-	"$SCRATCH/c/config.json" >"$SCRATCH/config.json"
-mv "$SCRATCH/config.json" "$SCRATCH/c/config.json"
+with_wrapper_hook "$SCRATCH/c" hook-fds.bash "$SCRATCH/fds"
 status=0
 out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
 [ "$status" -ne 0 ] || fail "container started although the kernel cannot shift tmpfs: $out"

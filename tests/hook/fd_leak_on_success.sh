@@ -21,10 +21,7 @@ id=hook-fds-ok-$$
 mkdir "$SCRATCH/fds"
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
 	/bin/probe stat "${OWNER_PATHS[@]}"
-jq --arg w "$HOOK_SUITE_DIR/hook-fds.bash" --arg out "$SCRATCH/fds" \
-	'.hooks.prestart = [{path: $w, args: [$w, $out, "prestart"], timeout: 120}]' \
-	"$SCRATCH/c/config.json" >"$SCRATCH/config.json"
-mv "$SCRATCH/config.json" "$SCRATCH/c/config.json"
+with_wrapper_hook "$SCRATCH/c" hook-fds.bash "$SCRATCH/fds"
 status=0
 out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
 [ "$status" -eq 0 ] || fail "container failed ($status): $out; hook: $(cat "$SCRATCH/fds/stderr")"

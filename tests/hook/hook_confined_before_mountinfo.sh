@@ -3,9 +3,10 @@
 # lines with the mount points it chose), it confines itself: in a
 # shifted rootful container with SHIFTBIND_HOOK_SECCOMP_TEST=1, after it
 # joined the container's mount namespace and before it shifted, opening
-# for writing or read-write, openat2, a new socket, connect and mkdirat
-# are refused with EPERM, while a read-only open still works; the shift
-# then succeeds under the filter.
+# for writing or read-write, openat2, a new socket, connect, mkdirat,
+# configfd_open, mount_setattr and open_tree are refused with EPERM,
+# while a read-only open still works; the shift prepared before then
+# succeeds under the filter.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_guest
 scratch_dir
@@ -21,7 +22,7 @@ assert_status 0 crun_run "$SCRATCH/c" "$id"
 assert_eq "$REAL_OWNERS" "$OUTPUT" "owners inside the container"
 
 stderr=$(cat "$SCRATCH/c/hook.stderr")
-assert_contains "container $id: seccomp self-test (hook filter): refused with EPERM: open for writing, open read-write, openat2, socket, connect, mkdirat; allowed: open for reading" \
+assert_contains "container $id: seccomp self-test (hook filter): refused with EPERM: open for writing, open read-write, openat2, socket, connect, mkdirat, configfd_open, mount_setattr, open_tree; allowed: open for reading" \
 	"$stderr" "hook's stderr"
 line_of() { grep -n -m 1 -F "$1" <<<"$stderr" | cut -d: -f1; }
 joined=$(line_of "joined the mount namespace")

@@ -13,13 +13,13 @@ state_json() {
 		  bundle: $bundle}'
 }
 
-# userns_sleeper UID_MAP GID_MAP: start `sleep` in a new user namespace
-# (and nothing else new) and write its maps as real root, one
-# "CONTAINER HOST SIZE" line each.  Its pid is in $SLEEPER; the caller
-# kills it.
+# userns_sleeper UID_MAP GID_MAP [UNSHARE_OPTION...]: start `sleep` in a
+# new user namespace (and nothing else new, unless the options say so:
+# --mount) and write its maps as real root, one "CONTAINER HOST SIZE"
+# line each.  Its pid is in $SLEEPER; the caller kills it.
 userns_sleeper() {
 	local i
-	unshare --user sleep 120 &
+	unshare --user "${@:3}" sleep 120 &
 	SLEEPER=$!
 	for ((i = 0; i < 200; i++)); do
 		[ "$(readlink "/proc/$SLEEPER/ns/user")" != "$(readlink /proc/self/ns/user)" ] && break
@@ -95,6 +95,16 @@ tmpfs_store() {
 	local dir
 	for dir in "${@:2}"; do mkdir "$1/$dir"; done
 	shiftbind allow "$1" >/dev/null
+}
+
+# with_wrapper_hook BUNDLE WRAPPER OUTDIR: register WRAPPER (a script of
+# this suite, such as hook-fds.bash) as BUNDLE's only prestart hook, run
+# as `WRAPPER OUTDIR prestart`; it runs shiftbind-hook its own way.
+with_wrapper_hook() {
+	jq --arg w "$HOOK_SUITE_DIR/$2" --arg out "$3" \
+		'.hooks.prestart = [{path: $w, args: [$w, $out, "prestart"], timeout: 120}]' \
+		"$1/config.json" >"$1/config.json.new"
+	mv "$1/config.json.new" "$1/config.json"
 }
 
 # assert_line ERE TEXT WHAT: some line of TEXT matches ERE as a whole.

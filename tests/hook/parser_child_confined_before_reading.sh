@@ -1,7 +1,7 @@
 #!/bin/bash
 # The container's JSON is parsed by a child of the hook that gives up
 # everything first: seen from outside with strace -f, the child becomes
-# nobody (65534) and loads its seccomp filter before its first read; with
+# shiftbind-parser and loads its seccomp filter before its first read; with
 # SHIFTBIND_HOOK_SECCOMP_TEST=1 it then tries to open a file for reading
 # and for writing, create a socket, connect and mkdirat, and each is
 # refused with EPERM.  The hook itself reads config.json for it; the
@@ -14,11 +14,13 @@ scratch_dir
 id=hook-privsep-$$
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" none none /bin/probe id
 state_json "$id" $$ "$SCRATCH/c" >"$SCRATCH/state"
+puid=$(id -u shiftbind-parser)
+pgid=$(id -g shiftbind-parser)
 assert_status 0 env SHIFTBIND_HOOK_SECCOMP_TEST=1 \
 	strace -ff -o "$SCRATCH/hook.trace" \
 	-e trace=setresuid,capset,prctl,seccomp,read,openat,socket,connect,mkdirat \
 	"$HOOK" prestart <"$SCRATCH/state"
-assert_contains "shiftbind-hook: prestart: parser child: uid 65534, gid 65534, no capabilities" \
+assert_contains "shiftbind-hook: prestart: parser child: uid $puid, gid $pgid, no capabilities, re-executed" \
 	"$OUTPUT" "hook's stderr"
 assert_contains "seccomp self-test (parser filter): refused with EPERM: open for reading, open for writing, socket, connect, mkdirat" \
 	"$OUTPUT" "hook's stderr"
@@ -27,16 +29,16 @@ assert_contains "container $id: no user namespace in config.json: nothing to do"
 
 # strace -ff: one file per process, hook.trace.PID, calls never split;
 # strace pads before " = RESULT".
-child_file=$(grep -l -E '^setresuid\(65534, 65534, 65534\) += 0$' "$SCRATCH"/hook.trace.*) ||
-	fail "no process of the hook became uid 65534: $(grep -h setresuid "$SCRATCH"/hook.trace.*)"
+child_file=$(grep -l -E "^setresuid\\($puid, $puid, $puid\\) += 0\$" "$SCRATCH"/hook.trace.*) ||
+	fail "no process of the hook became uid $puid: $(grep -h setresuid "$SCRATCH"/hook.trace.*)"
 child_trace=$(cat "$child_file")
 filter=$(grep -n -m 1 -E '^prctl\(PR_SET_SECCOMP, SECCOMP_MODE_FILTER.* = 0$' <<<"$child_trace" | cut -d: -f1)
 first_read=$(grep -n -m 1 '^read(' <<<"$child_trace" | cut -d: -f1)
 [ -n "$filter" ] || fail "the parser child loaded no filter: $child_trace"
 [ -n "$first_read" ] || fail "the parser child read nothing: $child_trace"
 [ "$filter" -lt "$first_read" ] || fail "the parser child read (line $first_read) before its filter (line $filter): $child_trace"
-setuid=$(grep -n -m 1 '^setresuid(65534' <<<"$child_trace" | cut -d: -f1)
-[ "$setuid" -lt "$filter" ] || fail "the parser child dropped to nobody after its filter: $child_trace"
+setuid=$(grep -n -m 1 "^setresuid($puid" <<<"$child_trace" | cut -d: -f1)
+[ "$setuid" -lt "$filter" ] || fail "the parser child became shiftbind-parser after its filter: $child_trace"
 
 # Each of the child's calls after its filter that names a file or a
 # socket was refused; the hook opened config.json.
@@ -48,5 +50,5 @@ if grep -v -q '= -1 EPERM' <<<"$refused"; then
 fi
 assert_match "openat\\(AT_FDCWD, \"/proc/self/status\", O_RDONLY\\|O_CLOEXEC\\) += -1 EPERM" "$refused" \
 	"the child's read-only open"
-hook_trace=$(grep -L 'setresuid(65534' "$SCRATCH"/hook.trace.* | xargs cat)
+hook_trace=$(grep -L "setresuid($puid" "$SCRATCH"/hook.trace.* | xargs cat)
 assert_match "openat\\([0-9]+, \"config.json\", [^)]*\\) += [0-9]+" "$(grep config.json <<<"$hook_trace")" "the hook's open of config.json"

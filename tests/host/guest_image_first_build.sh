@@ -43,6 +43,9 @@ assert_contains "filesystem volume name:   shiftbind-root" \
 	"$(dumpe2fs -h "$first" 2>/dev/null | tr 'A-Z' 'a-z')" "the image is an ext4 file system"
 # The test user and its subordinate ids are in the image.
 assert_contains "tester:x:1001:" "$(debugfs -R 'cat /etc/passwd' "$first" 2>/dev/null)" "test user"
+# The parser child's system user, which the install step creates.
+assert_match "(^|"$'\n'")shiftbind-parser:x:[1-9][0-9]*:[1-9][0-9]*:" \
+	"$(debugfs -R 'cat /etc/passwd' "$first" 2>/dev/null)" "the parser's user"
 assert_eq "" "$(find "$SHIFTBIND_CACHE/guest" -maxdepth 1 -name '.image.*')" "scratch left in the cache"
 
 assert_status 0 "$build_image" "$SCRATCH/bin"

@@ -11,6 +11,8 @@
 #     the missing kernel support is named
 #   - prestart as non-root: told to use createContainer
 #   - seccomp: an unlisted syscall is refused inside the hook
+#   - the parser child: re-executed as shiftbind-parser; without that
+#     user in /etc/passwd the hook says how to create it and exits 1
 #   - control characters from the input are escaped in the log
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
@@ -18,7 +20,8 @@ require_root
 scratch_dir
 
 build_oci_hook all
-HOOK=("$BUILD/shiftbind-hook")
+parser_user_ns
+HOOK=("${PARSER_NS[@]}" "$BUILD/shiftbind-hook")
 export SHIFTBIND_HOOK_LOG=$SCRATCH/hook.log
 map="0 100000 65536"
 make_bundle "$SCRATCH/plain" "$SCRATCH/rootfs" none none /bin/true
@@ -95,20 +98,30 @@ kill "$ns_pid"
 
 # prestart by a rootless runtime (not root) says which stage to use.
 chmod 0755 "$SCRATCH"
-HOOK=(setpriv --reuid=65534 --regid=65534 --clear-groups "$BUILD/shiftbind-hook")
+HOOK=("${PARSER_NS[@]}" setpriv --reuid=65534 --regid=65534 --clear-groups "$BUILD/shiftbind-hook")
 SHIFTBIND_HOOK_LOG=/dev/null run_hook prestart "$(hook_state $$ "$SCRATCH/userns")"
 assert_eq 1 "$STATUS" "exit status of a non-root prestart; output: $OUTPUT"
 assert_contains "prestart runs as uid 65534, not root: rootless runtimes must register the hook at createContainer" "$OUTPUT"
-HOOK=("$BUILD/shiftbind-hook")
+HOOK=("${PARSER_NS[@]}" "$BUILD/shiftbind-hook")
 
-# The JSON is parsed by a child that runs as nobody without capabilities,
-# under a filter that refuses every open, socket and connect.
+# The JSON is parsed by a re-executed child that runs as shiftbind-parser
+# without capabilities, under a filter that refuses every open, socket
+# and connect.
 SHIFTBIND_HOOK_SECCOMP_TEST=1 run_hook prestart "$(hook_state $$ "$SCRATCH/plain")"
 assert_eq 0 "$STATUS" "exit status of the seccomp self-test; output: $OUTPUT"
-assert_contains "parser child: uid 65534, gid 65534, no capabilities" "$OUTPUT"
+assert_contains "parser child: uid $PARSER_UID, gid $PARSER_UID, no capabilities, re-executed" "$OUTPUT"
 assert_contains "seccomp self-test (parser filter): refused with EPERM: open for reading, open for writing, socket, connect, mkdirat" "$OUTPUT"
 assert_contains "no user namespace in config.json: nothing to do" "$OUTPUT" "the hook went on after the self-test"
 [ ! -e /nonexistent-shiftbind-seccomp-test ] || fail "the self-test created something"
+
+# Real root's hook needs the parser's own user, and says how to make it.
+HOOK=("$BUILD/shiftbind-hook")
+if ! getent passwd shiftbind-parser >/dev/null; then
+	run_hook prestart "$(hook_state $$ "$SCRATCH/plain")"
+	assert_eq 1 "$STATUS" "exit status without the parser's user; output: $OUTPUT"
+	assert_contains "parser child: user shiftbind-parser is not in /etc/passwd: the hook parses each container's JSON as this user; create it: useradd --system" "$OUTPUT"
+fi
+HOOK=("${PARSER_NS[@]}" "$BUILD/shiftbind-hook")
 
 # A newline in root.path is logged as \x0a: one message, one line.
 jq '.root.path = "rootfs\nforged: line"' "$SCRATCH/plain/config.json" >"$SCRATCH/plain/c.json"

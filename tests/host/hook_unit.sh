@@ -14,7 +14,8 @@ scratch_dir
 build_oci_hook "$SCRATCH/build/asan/hook-unit-test"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-TMPDIR=$SCRATCH assert_status 0 "$BUILD/asan/hook-unit-test"
+parser_user_ns
+TMPDIR=$SCRATCH assert_status 0 "${PARSER_NS[@]}" "$BUILD/asan/hook-unit-test"
 printf '%s\n' "$OUTPUT"
 
 bad=$(grep -c '^ok [0-9]* - bad input:' <<<"$OUTPUT" || true)

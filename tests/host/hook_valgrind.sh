@@ -10,12 +10,17 @@ scratch_dir
 command -v valgrind >/dev/null || skip "valgrind is not installed"
 
 build_oci_hook valgrind
+# Valgrind has no execveat: the parser child (uid shiftbind-parser)
+# re-executes the hook through /proc/self/fd/N, which valgrind opens by
+# the binary's path, so the child must be able to walk there.
+chmod 0711 "$SCRATCH"
 vg=(valgrind -q --leak-check=full "--errors-for-leak-kinds=definite,indirect"
 	--error-exitcode=99)
-TMPDIR=$SCRATCH assert_status 0 "${vg[@]}" "$BUILD/valgrind/hook-unit-test"
+parser_user_ns
+TMPDIR=$SCRATCH assert_status 0 "${PARSER_NS[@]}" "${vg[@]}" "$BUILD/valgrind/hook-unit-test"
 echo "unit corpus: $(grep -c '^ok' <<<"$OUTPUT") checks clean under valgrind"
 
-HOOK=("${vg[@]}" "$BUILD/valgrind/shiftbind-hook")
+HOOK=("${PARSER_NS[@]}" "${vg[@]}" "$BUILD/valgrind/shiftbind-hook")
 make_bundle "$SCRATCH/plain" "$SCRATCH/rootfs" none none /bin/true
 make_bundle "$SCRATCH/userns" "$SCRATCH/rootfs" "0 100000 65536" "0 100000 65536" /bin/true
 

@@ -53,6 +53,23 @@ print_map() {
 	awk '{ printf "%s%s %s %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$1"
 }
 
+# parser_user_ns: set PARSER_NS to a command prefix that runs a program
+# in a private mount namespace whose /etc/passwd also lists the parser
+# child's user, shiftbind-parser (a free system uid), as the install step
+# creates it (shiftbind-hook(8)).  The real root hook refuses to start
+# without that user, and the host running these tests need not have it.
+# Sets PARSER_UID too.  Needs $SCRATCH.
+parser_user_ns() {
+	PARSER_UID=999
+	while getent passwd "$PARSER_UID" >/dev/null || getent group "$PARSER_UID" >/dev/null; do
+		PARSER_UID=$((PARSER_UID - 1))
+	done
+	grep -v '^shiftbind-parser:' /etc/passwd >"$SCRATCH/passwd"
+	echo "shiftbind-parser:x:$PARSER_UID:$PARSER_UID::/nonexistent:/usr/sbin/nologin" >>"$SCRATCH/passwd"
+	PARSER_NS=(unshare -m --propagation private
+		sh -c 'mount --bind "$0" /etc/passwd && exec "$@"' "$SCRATCH/passwd")
+}
+
 # store_base NAME: $BASE, a new directory /srv/shiftbind-NAME.XXXXXX with
 # a nosuid, nodev tmpfs on it, for stores that `shiftbind allow` checks
 # pass (root's and 0755 all the way; /srv is where shiftbind(8) puts

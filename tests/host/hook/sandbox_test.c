@@ -19,10 +19,12 @@
 #include <linux/openat2.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -118,10 +120,18 @@ static long try_connect(void)
 	return syscall(__NR_connect, -1, NULL, 0);
 }
 
-/* syslog's datagram on the socket it connected before the filter. */
+/* A log line on the syslog socket connected before the filter. */
 static long try_sendto(void)
 {
 	return syscall(__NR_sendto, -1, "", 0, 0, NULL, 0);
+}
+
+/* A datagram to an address of the caller's choosing. */
+static long try_sendto_address(void)
+{
+	static const struct sockaddr_un addr = { AF_UNIX, "/dev/log" };
+
+	return syscall(__NR_sendto, -1, "", 0, 0, &addr, sizeof(addr));
 }
 
 static long try_setns_mnt(void)
@@ -160,6 +170,107 @@ static long try_tgkill_self(void)
 static long try_configfd_open(void)
 {
 	return syscall(__NR_configfd_open, "bind", 0UL, 0UL);
+}
+
+/*
+ * configfd_action(fd, cmd) on fds that are not open: whatever gets
+ * through the filter ends in EBADF (or ENOSYS, EINVAL without configfd).
+ */
+static long configfd_cmd(int fd, unsigned int cmd)
+{
+	return syscall(__NR_configfd_action, fd, cmd, NULL, NULL, 0);
+}
+
+static long try_reconfigure_first_slot(void)
+{
+	return configfd_cmd(SANDBOX_CONFIGFD_FIRST, CONFIGFD_CMD_RECONFIGURE);
+}
+
+static long try_reconfigure_last_slot(void)
+{
+	return configfd_cmd(SANDBOX_CONFIGFD_FIRST + SANDBOX_CONFIGFD_COUNT - 1,
+			    CONFIGFD_CMD_RECONFIGURE);
+}
+
+static long try_reconfigure_past_slots(void)
+{
+	return configfd_cmd(SANDBOX_CONFIGFD_FIRST + SANDBOX_CONFIGFD_COUNT,
+			    CONFIGFD_CMD_RECONFIGURE);
+}
+
+static long try_reconfigure_low_fd(void)
+{
+	return configfd_cmd(3, CONFIGFD_CMD_RECONFIGURE);
+}
+
+static long try_create_slot(void)
+{
+	return configfd_cmd(SANDBOX_CONFIGFD_FIRST, CONFIGFD_CMD_CREATE);
+}
+
+static long try_set_flag_slot(void)
+{
+	return syscall(__NR_configfd_action, SANDBOX_CONFIGFD_FIRST, CONFIGFD_SET_FLAG,
+		       "allow-shift", NULL, 0);
+}
+
+static long try_set_string_slot(void)
+{
+	return syscall(__NR_configfd_action, SANDBOX_CONFIGFD_FIRST, CONFIGFD_SET_STRING,
+		       "owner", "65534", 0);
+}
+
+static long try_set_fd_slot(void)
+{
+	return syscall(__NR_configfd_action, SANDBOX_CONFIGFD_FIRST, CONFIGFD_SET_FD,
+		       "pathfd", NULL, 0);
+}
+
+/* The mount API, each on no fd (EBADF, ENODEV when let through). */
+static long try_mount_setattr(void)
+{
+	return syscall(__NR_mount_setattr, -1, "", AT_EMPTY_PATH, NULL, 0);
+}
+
+static long try_open_tree(void)
+{
+	return syscall(__NR_open_tree, -1, "", AT_EMPTY_PATH);
+}
+
+static long try_move_mount(void)
+{
+	return syscall(__NR_move_mount, -1, "", -1, "", 0);
+}
+
+static long try_fsopen(void)
+{
+	return syscall(__NR_fsopen, "nonexistent-shiftbind-fs", 0);
+}
+
+static long try_fsconfig(void)
+{
+	return syscall(__NR_fsconfig, -1, 0, NULL, NULL, 0);
+}
+
+static long try_fsmount(void)
+{
+	return syscall(__NR_fsmount, -1, 0, 0);
+}
+
+static long try_fspick(void)
+{
+	return syscall(__NR_fspick, -1, "", 0);
+}
+
+static long try_mount(void)
+{
+	return syscall(__NR_mount, NULL, "/nonexistent-shiftbind-seccomp-test", NULL,
+		       MS_REMOUNT | MS_BIND, NULL);
+}
+
+static long try_umount(void)
+{
+	return syscall(__NR_umount2, "/nonexistent-shiftbind-seccomp-test", 0);
 }
 
 /* getpid through the i386 entry point: AUDIT_ARCH_I386. */
@@ -235,12 +346,31 @@ static const struct filter_case {
 	{ "socket(AF_UNIX)", H, try_socket_unix, REFUSED },
 	{ "socket(AF_INET)", H, try_socket_inet, REFUSED },
 	{ "connect", H, try_connect, REFUSED },
-	{ "sendto (syslog)", H, try_sendto, REACHES_KERNEL },
+	{ "sendto without an address (syslog)", H, try_sendto, REACHES_KERNEL },
+	{ "sendto an address", H, try_sendto_address, REFUSED },
 	{ "setns", H, try_setns_mnt, REFUSED },
 	{ "ptrace", H, try_ptrace, REFUSED },
 	{ "mmap executable", H, try_mmap_exec, REFUSED },
 	{ "sysinfo (glibc's qsort)", H, try_sysinfo, REACHES_KERNEL },
-	{ "configfd_open", H, try_configfd_open, REACHES_KERNEL },
+	/* Only the prepared shifts: CMD_RECONFIGURE on the reserved fds. */
+	{ "configfd_open", H, try_configfd_open, REFUSED },
+	{ "configfd CMD_RECONFIGURE, first reserved fd", H, try_reconfigure_first_slot, REACHES_KERNEL },
+	{ "configfd CMD_RECONFIGURE, last reserved fd", H, try_reconfigure_last_slot, REACHES_KERNEL },
+	{ "configfd CMD_RECONFIGURE, fd past the reserved ones", H, try_reconfigure_past_slots, REFUSED },
+	{ "configfd CMD_RECONFIGURE, fd 3", H, try_reconfigure_low_fd, REFUSED },
+	{ "configfd CMD_CREATE, reserved fd", H, try_create_slot, REFUSED },
+	{ "configfd SET_FLAG allow-shift, reserved fd", H, try_set_flag_slot, REFUSED },
+	{ "configfd SET_STRING owner, reserved fd", H, try_set_string_slot, REFUSED },
+	{ "configfd SET_FD pathfd, reserved fd", H, try_set_fd_slot, REFUSED },
+	{ "mount_setattr", H, try_mount_setattr, REFUSED },
+	{ "open_tree", H, try_open_tree, REFUSED },
+	{ "move_mount", H, try_move_mount, REFUSED },
+	{ "fsopen", H, try_fsopen, REFUSED },
+	{ "fsconfig", H, try_fsconfig, REFUSED },
+	{ "fsmount", H, try_fsmount, REFUSED },
+	{ "fspick", H, try_fspick, REFUSED },
+	{ "mount", H, try_mount, REFUSED },
+	{ "umount2", H, try_umount, REFUSED },
 	{ "tgkill (only abort() sends a signal)", H, try_tgkill_self, KILLED },
 	{ "getpid by the i386 ABI", H, try_i386_getpid, EXPECT_KILLED_IF_I386 },
 	{ "getpid by the x32 ABI", H, try_x32_getpid, KILLED },

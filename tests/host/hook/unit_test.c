@@ -49,6 +49,7 @@
 
 static char scratch[1024];	/* short, so that paths under it fit PATH_MAX */
 static char bundle[sizeof(scratch) + sizeof("/bundle")];
+static int self_exe = -1;	/* this program, for parse_untrusted_input */
 
 static void die(const char *what)
 {
@@ -470,7 +471,7 @@ static int parse_input(const char *state, size_t len, struct hook_input *in,
 		       struct error *e)
 {
 	int fd = state_fd(state, len);
-	int ret = parse_untrusted_input(fd, false, in, e);
+	int ret = parse_untrusted_input(self_exe, fd, false, in, e);
 
 	close(fd);
 	if (ret == 0 && in->has_userns && !in->opts.opt_out)
@@ -568,14 +569,14 @@ static void test_state_over_cap(void)
 	bundle_path(path, sizeof(path), "big-state.json");
 	write_file(path, big, len);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ret = parse_untrusted_input(fd, false, &in, &e);
+	ret = parse_untrusted_input(self_exe, fd, false, &in, &e);
 	ok(ret == -EFBIG && strstr(e.msg, "state (stdin): larger than 65536 bytes"),
 	   "bad input: state over the cap (%s)", e.msg);
 	close(fd);
 	/* A state of exactly the cap is read (and then parsed). */
 	write_file(path, big, STATE_MAX);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	ret = parse_untrusted_input(fd, false, &in, &e);
+	ret = parse_untrusted_input(self_exe, fd, false, &in, &e);
 	ok(ret < 0 && strstr(e.msg, "premature EOF"),
 	   "state of exactly 64 KiB is read whole (%s)", e.msg);
 	close(fd);
@@ -1740,10 +1741,17 @@ static void test_input_decode(void)
 	   "parsed input: a pid above INT_MAX refused (%s)", e.msg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	struct error e = { 0, "" };
 	size_t i;
 
+	/* The parser child is this program re-executed, as it is the hook. */
+	privsep_parser_dispatch(argc, argv);
+	if (privsep_open_self(&self_exe, &e) < 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	make_scratch();
 	for (i = 0; i < ARRAY_SIZE(bad_inputs); i++)
