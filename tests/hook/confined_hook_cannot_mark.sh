@@ -26,7 +26,7 @@ require_guest
 scratch_dir
 
 attacker=$SHIFTBIND_GUEST_LIB/hook-confined-attacker
-store=/var/lib/hook-attack-$$
+store=/srv/hook-attack-$$
 tmpfs_store "$store"
 SLEEPER=
 trap 'kill "$SLEEPER" 2>/dev/null || true; umount "$store"; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
