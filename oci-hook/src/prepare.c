@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "prepare.h"
 
 /*
@@ -32,22 +33,30 @@ static const struct mount_target {
 #define DIR_MODE	0755
 #define FILE_MODE	0644
 
-/* A symlink met on the way: the caller resolves it inside the image. */
+/* A dangling symlink where an entry is to be made: followed in the image. */
 #define IS_SYMLINK	1
-/* Symlinks resolved for one target, as the kernel's own limit (ELOOP). */
+/* Symlinks followed for one target, as the kernel's own limit (ELOOP). */
 #define SYMLINKS_MAX	40
+/* Missing directories made for one target: a bound on the recursion. */
+#define MISSING_MAX	64
 
-/* What is at name, for a refusal: never followed.  IS_SYMLINK for a link. */
-static int refuse_existing(int dirfd, const char *name, const char *display,
-			   const char *wanted, struct error *e)
+/* One target being made: where, and what was followed and made for it. */
+struct target_walk {
+	int rootfd;		/* the image root */
+	const char *dir;	/* its path, for messages */
+	FILE *report;
+	unsigned int links;
+	unsigned int missing;
+};
+
+/* The image's path of path, for messages. */
+static const char *shown(const struct target_walk *t, const char *path,
+			 char *buf, size_t size)
 {
-	struct stat st;
-
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return error_errno(e, errno, "stat `%s`", display);
-	if (S_ISLNK(st.st_mode))
-		return IS_SYMLINK;
-	return error_msg(e, EEXIST, "`%s` exists and is not a %s", display, wanted);
+	while (*path == '/')
+		path++;
+	snprintf(buf, size, "%s/%s", t->dir, path);
+	return buf;
 }
 
 /* Set owner and mode on the fd just created, not again by name. */
@@ -60,194 +69,182 @@ static int own(int fd, mode_t mode, const char *display, struct error *e)
 	return 0;
 }
 
-/*
- * The directory name under dirfd, created if missing: a new fd in *out,
- * or IS_SYMLINK when name is a symlink (never followed here).
- */
-static int ensure_dir(int dirfd, const char *name, const char *display,
-		      FILE *report, int *out, struct error *e)
+/* An existing entry: the type wanted (its fd into *out for a directory). */
+static int check_type(int fd, mode_t type, const char *display, int *out,
+		      struct error *e)
 {
-	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-	_cleanup_close_ int fd = openat(dirfd, name, flags);
-	int ret;
+	struct stat st;
 
-	if (fd >= 0) {
-		*out = steal_fd(&fd);
-		return 0;
-	}
-	if (errno == ELOOP || errno == ENOTDIR)
-		return refuse_existing(dirfd, name, display, "directory", e);
-	if (errno != ENOENT)
-		return error_errno(e, errno, "open `%s`", display);
-	if (mkdirat(dirfd, name, DIR_MODE) < 0)
-		return error_errno(e, errno, "mkdir `%s`", display);
-	fd = openat(dirfd, name, flags);
-	if (fd < 0)
-		return error_errno(e, errno, "open `%s`", display);
-	ret = own(fd, DIR_MODE, display, e);
-	if (ret < 0)
-		return ret;
-	fprintf(report, "created %s/\n", display);
-	*out = steal_fd(&fd);
-	return 0;
+	if (fstat(fd, &st) < 0)
+		return error_errno(e, errno, "stat `%s`", display);
+	if ((st.st_mode & S_IFMT) != type)
+		return error_msg(e, EEXIST, "`%s` exists and is not a %s", display,
+				 type == S_IFDIR ? "directory" : "regular file");
+	if (out)
+		*out = dup(fd);
+	return out && *out < 0 ? error_errno(e, errno, "dup") : 0;
 }
 
-/* O_EXCL never follows a symlink, even a dangling one: IS_SYMLINK then. */
-static int ensure_file(int dirfd, const char *name, const char *display,
-		       FILE *report, struct error *e)
+/*
+ * Where the entry just made as fd is, for the report: the kernel's path
+ * of it, without the ".." of links followed to get there (else display).
+ */
+static const char *where_made(int fd, const char *display, char *buf,
+			      size_t size)
 {
-	_cleanup_close_ int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL |
-					O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-					FILE_MODE);
+	char proc[sizeof("/proc/self/fd/") + 12];
+	ssize_t n;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, buf, size - 1);
+	if (n <= 0 || (size_t)n >= size - 1)
+		return display;
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Make name under the directory pfd as type (O_EXCL, O_NOFOLLOW: never
+ * through a link), owned 0:0; a directory's fd into *out.  IS_SYMLINK
+ * when a (dangling) link is in the way.
+ */
+static int make_entry(int pfd, const char *name, mode_t type,
+		      const char *display, FILE *report, int *out,
+		      struct error *e)
+{
+	_cleanup_close_ int fd = -1;
+	char made[PATH_MAX];
 	struct stat st;
 	int ret;
 
+	if (type == S_IFDIR) {
+		if (mkdirat(pfd, name, DIR_MODE) == 0)
+			fd = openat(pfd, name, O_RDONLY | O_DIRECTORY |
+				    O_NOFOLLOW | O_CLOEXEC);
+	} else {
+		fd = openat(pfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC | O_NOCTTY, FILE_MODE);
+	}
 	if (fd < 0 && errno == EEXIST) {
-		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(st.st_mode))
-			return 0;
-		return refuse_existing(dirfd, name, display, "regular file", e);
+		if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return error_errno(e, errno, "stat `%s`", display);
+		if (S_ISLNK(st.st_mode))
+			return IS_SYMLINK;
+		return error_msg(e, EEXIST, "`%s` appeared while it was made; run prepare-image again",
+				 display);
 	}
 	if (fd < 0)
 		return error_errno(e, errno, "create `%s`", display);
-	ret = own(fd, FILE_MODE, display, e);
+	ret = own(fd, type == S_IFDIR ? DIR_MODE : FILE_MODE, display, e);
 	if (ret < 0)
 		return ret;
-	fprintf(report, "created %s\n", display);
+	fprintf(report, "created %s%s\n", where_made(fd, display, made, sizeof(made)),
+		type == S_IFDIR ? "/" : "");
+	if (out)
+		*out = steal_fd(&fd);
 	return 0;
 }
 
+static int ensure(struct target_walk *t, const char *path, mode_t type,
+		  int *out, struct error *e);
+
 /*
- * Push the components of @path onto the stack @out (a path relative to
- * the image root, no leading or doubled slashes), "." dropped and ".."
- * stopping at the image root, as the kernel resolves a path inside a
- * root (RESOLVE_IN_ROOT) and as runtimes resolve mount targets.
+ * The dangling link name under pfd, met at path (whose parent is
+ * parent): go on where it leads inside the image, as the runtime will.
  */
-static int push_components(char *out, size_t size, const char *path)
+static int follow_link(struct target_walk *t, int pfd, const char *name,
+		       const char *parent, const char *path, mode_t type,
+		       int *out, struct error *e)
 {
-	size_t len = strlen(out);
+	char display[2 * PATH_MAX], text[PATH_MAX], next[2 * PATH_MAX];
+	ssize_t n;
 
-	while (*path) {
-		size_t n = strcspn(path, "/");
-
-		if (n == 2 && !strncmp(path, "..", 2)) {
-			char *slash = strrchr(out, '/');
-
-			len = slash ? (size_t)(slash - out) : 0;
-			out[len] = '\0';
-		} else if (n && !(n == 1 && path[0] == '.')) {
-			if (len + !!len + n >= size)
-				return -ENAMETOOLONG;
-			if (len)
-				out[len++] = '/';
-			memcpy(out + len, path, n);
-			len += n;
-			out[len] = '\0';
-		}
-		path += n;
-		while (*path == '/')
-			path++;
-	}
-	return 0;
+	shown(t, path, display, sizeof(display));
+	if (++t->links > SYMLINKS_MAX)
+		return error_msg(e, ELOOP, "`%s`: more than %d symbolic links",
+				 display, SYMLINKS_MAX);
+	n = readlinkat(pfd, name, text, sizeof(text) - 1);
+	if (n < 0)
+		return error_errno(e, errno, "readlink `%s`", display);
+	text[n] = '\0';
+	/* Relative from the link's directory, absolute from the image root. */
+	if (snprintf(next, sizeof(next), "%s/%s", text[0] == '/' ? "" : parent,
+		     text) >= PATH_MAX)
+		return error_msg(e, ENAMETOOLONG, "`%s` -> `%s`: path too long",
+				 display, text);
+	fprintf(t->report, "%s is a symbolic link to %s: following it inside the image\n",
+		display, text);
+	return ensure(t, next, type, out, e);
 }
 
 /*
- * Where the symlink at @link_path (relative to the image root), whose
- * text is @text, leads inside the image, followed by @rest.
+ * The missing path: its parent made first (as a directory), then its
+ * last component in that parent.
  */
-static int resolve_link(const char *link_path, const char *text, const char *rest,
-			char *out, size_t size)
+static int create(struct target_walk *t, const char *path, mode_t type,
+		  int *out, struct error *e)
 {
-	const char *slash = strrchr(link_path, '/');
-	int ret = 0;
+	char display[2 * PATH_MAX];
+	_cleanup_free_ char *parent = strdup(path);
+	_cleanup_close_ int pfd = -1;
+	char *slash, *name;
+	int ret;
 
-	out[0] = '\0';
-	if (text[0] != '/' && slash) {	/* relative: from the link's directory */
-		char dir[PATH_MAX];
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - link_path), link_path);
-		ret = push_components(out, size, dir);
-	}
-	if (ret == 0)
-		ret = push_components(out, size, text);
-	if (ret == 0)
-		ret = push_components(out, size, rest);
+	if (!parent)
+		return error_errno(e, ENOMEM, "prepare `%s`", path);
+	if (++t->missing > MISSING_MAX)
+		return error_msg(e, ENAMETOOLONG, "`%s`: more than %d missing directories on the way",
+				 shown(t, path, display, sizeof(display)), MISSING_MAX);
+	slash = strrchr(parent, '/');
+	name = slash ? slash + 1 : parent;
+	if (slash)
+		*slash = '\0';
+	ret = ensure(t, slash ? parent : "", S_IFDIR, &pfd, e);
+	if (ret < 0)
+		return ret;
+	/* "x/.." or "x/.": nothing to make once x is there. */
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return ensure(t, path, type, out, e);
+	shown(t, path, display, sizeof(display));
+	ret = make_entry(pfd, name, type, display, t->report, out, e);
+	if (ret == IS_SYMLINK)
+		return follow_link(t, pfd, name, slash ? parent : "", path,
+				   type, out, e);
 	return ret;
 }
 
-static int ensure_path(int rootfd, const char *dir, const char *path, mode_t type,
-		       FILE *report, unsigned int links, struct error *e);
-
-/* The symlink at path[0..end): resolve it inside the image and go on there. */
-static int follow_in_image(int rootfd, const char *dir, const char *path,
-			   size_t end, mode_t type, FILE *report,
-			   unsigned int links, int parent, struct error *e)
-{
-	char link_path[PATH_MAX], text[PATH_MAX], next[PATH_MAX];
-	const char *name, *rest = path + end;
-	ssize_t n;
-
-	snprintf(link_path, sizeof(link_path), "%.*s", (int)end, path);
-	name = strrchr(link_path, '/');
-	name = name ? name + 1 : link_path;
-	n = readlinkat(parent, name, text, sizeof(text) - 1);
-	if (n < 0)
-		return error_errno(e, errno, "readlink `%s/%s`", dir, link_path);
-	text[n] = '\0';
-	if (links >= SYMLINKS_MAX)
-		return error_msg(e, ELOOP, "`%s/%s`: more than %d symbolic links",
-				 dir, link_path, SYMLINKS_MAX);
-	if (resolve_link(link_path, text, rest, next, sizeof(next)) < 0)
-		return error_msg(e, ENAMETOOLONG, "`%s/%s` -> `%s`: path too long",
-				 dir, link_path, text);
-	fprintf(report, "%s/%s is a symbolic link to %s: following it inside the image\n",
-		dir, link_path, text);
-	return ensure_path(rootfd, dir, next, type, report, links + 1, e);
-}
-
 /*
- * Make path (relative to the image root rootfd, shown under dir) exist
- * as a type, one component at a time with O_NOFOLLOW; a symlink on the
- * way is resolved inside the image, never by the kernel from here.
+ * path (relative to the image root, or absolute from it) as type, made
+ * if missing, resolved by the kernel inside the image (SCOPE_IN_ROOT):
+ * links on the way lead where they would for the runtime, never out.
+ * For a directory, its fd into *out (when out).
  */
-static int ensure_path(int rootfd, const char *dir, const char *path, mode_t type,
-		       FILE *report, unsigned int links, struct error *e)
+static int ensure(struct target_walk *t, const char *path, mode_t type,
+		  int *out, struct error *e)
 {
-	char display[2 * PATH_MAX], name[NAME_MAX + 1];
-	_cleanup_close_ int parent = -1;
-	size_t start = 0, end;
-	int ret, fd;
+	char display[2 * PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	size_t len = strlen(path);
 
-	if (!*path)	/* a link to the image root */
-		return type == S_IFDIR ? 0 :
-			error_msg(e, EISDIR, "%s: a link leads to the image root, not a file", dir);
-	parent = dup(rootfd);
-	if (parent < 0)
-		return error_errno(e, errno, "dup");
-	for (;;) {
-		fd = -1;
-		end = start + strcspn(path + start, "/");
-		if (end - start > NAME_MAX)
-			return error_msg(e, ENAMETOOLONG, "%s/%s: name too long", dir, path);
-		snprintf(name, sizeof(name), "%.*s", (int)(end - start), path + start);
-		snprintf(display, sizeof(display), "%s/%.*s", dir, (int)end, path);
-		if (!path[end] && type == S_IFREG) {
-			ret = ensure_file(parent, name, display, report, e);
-		} else {
-			ret = ensure_dir(parent, name, display, report, &fd, e);
-		}
-		if (ret == IS_SYMLINK)
-			return follow_in_image(rootfd, dir, path, end, type, report,
-					       links, parent, e);
-		if (ret < 0 || !path[end]) {
-			if (fd >= 0)
-				close(fd);
-			return ret;
-		}
-		closep(&parent);
-		parent = fd;
-		start = end + 1;
+	/* "etc/" is "etc": the slash only says it is a directory. */
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len < strlen(path)) {
+		_cleanup_free_ char *trimmed = strndup(path, len);
+
+		return trimmed ? ensure(t, trimmed, type, out, e) :
+				 error_errno(e, ENOMEM, "prepare `%s`", path);
 	}
+	shown(t, path, display, sizeof(display));
+	fd = open_resolved(t->rootfd, path, O_PATH, SCOPE_IN_ROOT);
+	if (fd >= 0)
+		return check_type(fd, type, display, out, e);
+	if (fd == -ELOOP)
+		return error_msg(e, ELOOP, "`%s`: more than %d symbolic links, or a loop of them",
+				 display, SYMLINKS_MAX);
+	if (fd != -ENOENT)
+		return error_errno(e, -fd, "open `%s`", display);
+	return create(t, path, type, out, e);
 }
 
 int prepare_image(const char *dir, FILE *report, struct error *e)
@@ -266,8 +263,9 @@ int prepare_image(const char *dir, FILE *report, struct error *e)
 		return error_errno(e, errno, "open image `%s`", dir);
 	/* Every target is tried: one refusal leaves the others prepared. */
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
-		ret = ensure_path(rootfd, dir, targets[i].path, targets[i].type,
-				  report, 0, &one);
+		struct target_walk t = { rootfd, dir, report, 0, 0 };
+
+		ret = ensure(&t, targets[i].path, targets[i].type, NULL, &one);
 		if (ret == 0)
 			continue;
 		fprintf(report, "refused: %s\n", one.msg);
