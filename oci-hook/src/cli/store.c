@@ -18,7 +18,7 @@
 #include "kernel.h"
 #include "mounts.h"
 #include "podman.h"
-#include "privileged.h"
+#include "marks.h"
 #include "store.h"
 #include "storepath.h"
 #include "suidpaths.h"

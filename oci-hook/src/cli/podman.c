@@ -17,7 +17,7 @@
 #include "kernel.h"
 #include "mounts.h"
 #include "podman.h"
-#include "privileged.h"
+#include "marks.h"
 #include "storepath.h"
 #include "systemdirs.h"
 #include "treewalk.h"

@@ -31,7 +31,7 @@
 #include "kernel.h"
 #include "log.h"
 #include "mounts.h"
-#include "privileged.h"
+#include "shift.h"
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
