@@ -126,14 +126,13 @@ static int visit(struct walk *w, const char *name, struct error *e)
 	return ret;
 }
 
-static void leave_all(struct walk *w)
+/* The directory on top of the stack is done: back to its parent. */
+static void leave_dir(struct walk *w)
 {
-	while (w->depth > 0) {
-		struct level *top = &w->stack[--w->depth];
+	struct level *top = &w->stack[--w->depth];
 
-		closedir(top->dir);
-		free(top->path);
-	}
+	closedir(top->dir);
+	free(top->path);
 }
 
 int treewalk(int rootfd, const char *sub, const char *display, walk_fn fn,
@@ -169,15 +168,13 @@ int treewalk(int rootfd, const char *sub, const char *display, walk_fn fn,
 			ret = error_errno(e, errno, "read directory `%s`",
 					  w->stack[w->depth - 1].path);
 		} else if (!de) {
-			struct level *top = &w->stack[--w->depth];
-
-			closedir(top->dir);
-			free(top->path);
+			leave_dir(w);
 		} else if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
 			ret = visit(w, de->d_name, e);
 		}
 	}
-	leave_all(w);
+	while (w->depth > 0)	/* an error left directories open */
+		leave_dir(w);
 	free(w);
 	return ret;
 }
