@@ -21,10 +21,11 @@ scratch_dir
 build_oci_hook all
 cli=$BUILD/shiftbind
 
-# Under /var/lib (root's, 0755, on a disk file system: user.* xattrs,
-# which tmpfs lacks before Linux 6.6): /tmp is 1777, which the store
-# checks refuse.
-base=$(mktemp -d /var/lib/shiftbind-prepare-store.XXXXXX)
+# Under /srv (root's, 0755, on a disk file system: user.* xattrs, which
+# tmpfs lacks before Linux 6.6): /tmp is 1777 and /var/lib every
+# service's state, which the store checks refuse.
+mkdir -p /srv
+base=$(mktemp -d /srv/shiftbind-prepare-store.XXXXXX)
 chmod 0755 "$base"
 trap 'rm -rf "$base" "$SCRATCH"' EXIT
 store=$base/store
@@ -115,6 +116,17 @@ mkdir "$base/empty"
 assert_status 1 "$cli" prepare-store "$base/empty"
 assert_contains "$base/empty is not a containers/storage store of the overlay driver (no overlay/ and overlay-layers/layers.json); fill it with: podman --root $base/empty --storage-driver overlay" \
 	"$OUTPUT" "a directory that is no store"
+
+# A store below a system directory is refused as `allow` refuses it
+# (systemdirs.c), a bind of one too; --force prepares it.
+sysbase=$(mktemp -d /var/lib/shiftbind-prepare-store.XXXXXX)
+trap 'rm -rf "$base" "$sysbase" "$SCRATCH"' EXIT
+chmod 0755 "$sysbase"
+cp -a "$store" "$sysbase/store"
+assert_status 1 "$cli" prepare-store "$sysbase/store"
+assert_contains "refusing to mark \`$sysbase/store\` allow-shift: it is below /var/lib (every service's state)" \
+	"$OUTPUT" "prepare-store below /var/lib"
+assert_status 0 "$cli" prepare-store --force "$sysbase/store"
 
 chmod 0777 "$base"
 assert_status 1 "$cli" prepare-store "$store"

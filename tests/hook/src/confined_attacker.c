@@ -31,7 +31,7 @@
 
 #include "common.h"
 #include "configfd.h"
-#include "privileged.h"
+#include "shift.h"
 #include "sandbox.h"
 
 static int store_fd = -1;	/* STORE, opened under the filter (read-only open) */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hook-sandbox-test: the hook's seccomp filter (oci-hook/src/sandbox.c)
+ * hook-sandbox-test: the hook's seccomp filter (oci-hook/src/hook/sandbox.c)
  * as the release build links it.  Each case loads the filter in a child
  * of its own, makes one syscall and reports its errno through a pipe;
  * the parent prints TAP.  Not under ASan: the sanitizer's own syscalls

@@ -1356,12 +1356,23 @@ static void test_prepare_image(void)
 	size_t size = 0, i;
 	FILE *report;
 	bool all = true;
-	int ret;
+	int ret, probe;
 
 	if (geteuid() != 0) {
 		ok(true, "# SKIP prepare-image needs root");
 		return;
 	}
+	/*
+	 * valgrind (3.19) does not know openat2, which open_resolved() is
+	 * made of: these cases run in hook_unit.sh's ASan build.
+	 */
+	probe = open_resolved(AT_FDCWD, "", O_PATH, SCOPE_IN_ROOT);
+	if (probe == -ENOSYS) {
+		ok(true, "# SKIP prepare-image: openat2 unavailable (valgrind)");
+		return;
+	}
+	if (probe >= 0)
+		close(probe);
 	snprintf(image, sizeof(image), "%s/image", scratch);
 	mkdir(image, 0755);
 	report = open_memstream(&out, &size);

@@ -18,7 +18,7 @@
 #include "kernel.h"
 #include "mounts.h"
 #include "podman.h"
-#include "privileged.h"
+#include "marks.h"
 #include "store.h"
 #include "storepath.h"
 #include "suidpaths.h"
@@ -135,11 +135,7 @@ int allow_store(const char *path, const struct mark *m, bool force,
 	char canon[PATH_MAX];
 	int ret;
 
-	/*
-	 * Every refusal of the path comes before the kernel is asked.  The
-	 * system directories are systemdirs.c's: store_open's own check of
-	 * them (STORE_CHECK_SYSTEM) misses binds of their subdirectories.
-	 */
+	/* Every refusal of the path comes before the kernel is asked. */
 	ret = store_open(path, STORE_CHECK_OWNERS, &fd, canon, sizeof(canon), e);
 	if (ret == 0 && !force)
 		ret = store_check_not_system(fd, canon, e);

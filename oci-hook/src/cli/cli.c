@@ -33,7 +33,7 @@
 #include "paths.h"	/* generated: SHIFTBIND_HOOK_PATH, SHIFTBIND_ALLOW_CONF */
 #include "podman.h"
 #include "prepare.h"
-#include "privileged.h"
+#include "marks.h"
 #include "status.h"
 #include "store.h"
 

@@ -17,8 +17,9 @@
 #include "kernel.h"
 #include "mounts.h"
 #include "podman.h"
-#include "privileged.h"
+#include "marks.h"
 #include "storepath.h"
+#include "systemdirs.h"
 #include "treewalk.h"
 
 /* --- prepare-store (real root) ------------------------------------- */
@@ -147,7 +148,8 @@ static int check_overlay_store(int fd, const char *path, struct error *e)
  */
 static bool file_contains(int fd, const char *path, char c)
 {
-	_cleanup_close_ int file = open_beneath(fd, path, O_RDONLY | O_NONBLOCK);
+	_cleanup_close_ int file = open_resolved(fd, path, O_RDONLY | O_NONBLOCK,
+						 SCOPE_SAME_MOUNT);
 	char buf[4096];
 	ssize_t n;
 
@@ -161,7 +163,8 @@ static bool file_contains(int fd, const char *path, char c)
 
 static bool dir_has_entries(int fd, const char *path)
 {
-	int dfd = open_beneath(fd, path, O_RDONLY | O_DIRECTORY);
+	int dfd = open_resolved(fd, path, O_RDONLY | O_DIRECTORY,
+				SCOPE_SAME_MOUNT);
 	struct dirent *de;
 	bool found = false;
 	DIR *dir;
@@ -228,8 +231,9 @@ int prepare_store(const char *path, bool force, FILE *report, struct error *e)
 	size_t i;
 	int ret;
 
-	ret = store_open(path, STORE_CHECK_OWNERS | STORE_CHECK_SYSTEM, &fd, canon,
-			 sizeof(canon), e);
+	ret = store_open(path, STORE_CHECK_OWNERS, &fd, canon, sizeof(canon), e);
+	if (ret == 0 && !force)
+		ret = store_check_not_system(fd, canon, e);
 	if (ret == 0)
 		ret = check_overlay_store(fd, canon, e);
 	if (ret == 0 && !force)

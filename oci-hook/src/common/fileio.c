@@ -115,29 +115,30 @@ int read_regular_file_at(int dirfd, const char *name, const char *display,
 	return read_fd_capped(fd, display, cap, out, len, e);
 }
 
-int open_in_root(int rootfd, const char *path)
+int open_resolved(int dirfd, const char *path, int flags,
+		  enum resolve_scope scope)
 {
+	static const __u64 resolve[] = {
+		[SCOPE_IN_ROOT] = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		[SCOPE_NO_SYMLINKS] = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				      RESOLVE_NO_MAGICLINKS,
+		[SCOPE_SAME_MOUNT] = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+				     RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
 	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.flags = (unsigned int)flags | O_CLOEXEC,
+		.resolve = resolve[scope],
 	};
 	long fd;
 
-	while (*path == '/')
-		path++;
-	fd = syscall(SYS_openat2, rootfd, *path ? path : ".", &how, sizeof(how));
-	return fd < 0 ? -errno : (int)fd;
-}
-
-int open_beneath(int dirfd, const char *path, int flags)
-{
-	struct open_how how = {
-		.flags = (unsigned int)flags | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-
+	/* Both refuse any symlink: the trailing one too, unless O_PATH. */
+	if (scope != SCOPE_IN_ROOT)
+		how.flags |= O_NOFOLLOW;
+	/* "/x" is inside the root; RESOLVE_BENEATH refuses it (EXDEV). */
+	if (scope == SCOPE_IN_ROOT)
+		while (*path == '/')
+			path++;
+	fd = syscall(SYS_openat2, dirfd, *path ? path : ".", &how, sizeof(how));
 	return fd < 0 ? -errno : (int)fd;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * treewalk.h: a root-run walk of a tree that users may change while it
- * runs.  Every entry is reached from its parent's fd by open_beneath()
- * (no symbolic link, no other mount, nothing above the root), and given
- * to the callback as an fd, so that what is changed is what was looked
- * at, never a path resolved again.  Iterative, with one fd per level:
+ * runs.  Every entry is reached from its parent's fd by open_resolved()
+ * in SCOPE_SAME_MOUNT (no symbolic link, no other mount, nothing above
+ * the root), and given to the callback as an fd, so that what is
+ * changed is what was looked at, never a path resolved again.  Iterative, with one fd per level:
  * depth is bounded by TREEWALK_DEPTH_MAX, below which a directory is
  * skipped and reported, not a failure.  An entry that vanished, moved or
  * changed type between its listing and its opening is skipped and

@@ -24,7 +24,7 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "privileged.h"
+#include "marks.h"
 
 #define ALLOW_CONF_MAX (1024 * 1024)
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "error.h"
-#include "privileged.h"
+#include "marks.h"
 
 /*
  * allow_store: mark the store at path as m says.  The path is resolved

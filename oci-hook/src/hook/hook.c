@@ -31,7 +31,7 @@
 #include "kernel.h"
 #include "log.h"
 #include "mounts.h"
-#include "privileged.h"
+#include "shift.h"
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
@@ -286,7 +286,7 @@ static int open_targets(const struct hook_input *in, struct targets *t,
 		 * that an image's symlink cannot lead the hook to a mount
 		 * outside the container.
 		 */
-		fd = open_in_root(rootfd, dst);
+		fd = open_resolved(rootfd, dst, O_PATH, SCOPE_IN_ROOT);
 		if (fd < 0) {
 			ret = error_errno(e, -fd, "open extra mount `%s` (annotation "
 					  ANNOTATION_EXTRA_MOUNTS ")", path);

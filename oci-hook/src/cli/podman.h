@@ -35,9 +35,9 @@
  * overlayfs marks opaque with trusted.overlay.opaque, the same value in
  * user.overlay.opaque, the form overlayfs reads when mounted in a user
  * namespace.  The store's path is resolved and checked as `allow` does;
- * every entry is reached from it by open_beneath() and changed through
- * its fd (treewalk.h): what users swap in during the walk is skipped and
- * reported, never followed.  A live graphroot is refused unless force
+ * every entry is reached from it by open_resolved() (SCOPE_SAME_MOUNT)
+ * and changed through its fd (treewalk.h): what users swap in during the
+ * walk is skipped and reported, never followed.  A live graphroot is refused unless force
  * (store_check_image_only()).
  */
 int prepare_store(const char *path, bool force, FILE *report, struct error *e);

@@ -15,12 +15,13 @@
 /*
  * prepare_image: create the missing targets under dir, owned 0:0,
  * directories 0755 and files empty 0644, reporting each on report.
- * Existing targets are left as they are.  Walks with openat and
- * O_NOFOLLOW; a symlink on the way (Ubuntu's etc/resolv.conf) is
- * resolved inside the image, as the runtime will resolve the target
- * (absolute links from the image root, ".." stopping there), and the
- * walk goes on from the image root, never through the kernel following
- * it.  Every target is tried: one that cannot be prepared (something
+ * Existing targets are left as they are.  Each path is resolved by the
+ * kernel inside the image (open_resolved(), SCOPE_IN_ROOT: absolute
+ * links from the image root, ".." stopping there), as the runtime will
+ * resolve the target; what is missing is made with O_EXCL and
+ * O_NOFOLLOW in the directory fd so resolved, and a dangling link in
+ * the way (Ubuntu's etc/resolv.conf) is followed the same way, never by
+ * the kernel from the host's root.  Every target is tried: one that cannot be prepared (something
  * else in the way) is reported and the others still are; the error then
  * counts the refusals and names the first.
  */

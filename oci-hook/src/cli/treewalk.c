@@ -66,8 +66,9 @@ static int enter_dir(struct walk *w, int fd, const struct stat *st,
 static int visit_file(struct walk *w, int parent, const char *name,
 		      const struct stat *st, const char *path, struct error *e)
 {
-	_cleanup_close_ int fd = open_beneath(parent, name,
-					      O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	_cleanup_close_ int fd = open_resolved(parent, name,
+					       O_RDONLY | O_NONBLOCK | O_NOCTTY,
+					       SCOPE_SAME_MOUNT);
 	struct walk_entry ent = { fd, st, path, w->depth };
 	struct stat now;
 	int ret;
@@ -109,7 +110,7 @@ static int visit(struct walk *w, const char *name, struct error *e)
 
 	if (asprintf(&path, "%s/%s", top->path, name) < 0)
 		return error_errno(e, ENOMEM, "walk `%s`", top->path);
-	fd = open_beneath(parent, name, O_PATH);
+	fd = open_resolved(parent, name, O_PATH, SCOPE_SAME_MOUNT);
 	if (fd < 0) {
 		skip(w, path, fd == -EXDEV ? "another mount, not walked" :
 			      "moved or removed while the walk ran");
@@ -125,14 +126,13 @@ static int visit(struct walk *w, const char *name, struct error *e)
 	return ret;
 }
 
-static void leave_all(struct walk *w)
+/* The directory on top of the stack is done: back to its parent. */
+static void leave_dir(struct walk *w)
 {
-	while (w->depth > 0) {
-		struct level *top = &w->stack[--w->depth];
+	struct level *top = &w->stack[--w->depth];
 
-		closedir(top->dir);
-		free(top->path);
-	}
+	closedir(top->dir);
+	free(top->path);
 }
 
 int treewalk(int rootfd, const char *sub, const char *display, walk_fn fn,
@@ -147,7 +147,7 @@ int treewalk(int rootfd, const char *sub, const char *display, walk_fn fn,
 	if (!w)
 		return error_errno(e, ENOMEM, "walk `%s`", display);
 	*w = (struct walk){ .fn = fn, .arg = arg, .stats = stats, .report = report };
-	fd = open_beneath(rootfd, sub, O_RDONLY | O_DIRECTORY);
+	fd = open_resolved(rootfd, sub, O_RDONLY | O_DIRECTORY, SCOPE_SAME_MOUNT);
 	if (fd < 0) {
 		free(w);
 		return error_errno(e, -fd, "open `%s` below the store", display);
@@ -168,15 +168,13 @@ int treewalk(int rootfd, const char *sub, const char *display, walk_fn fn,
 			ret = error_errno(e, errno, "read directory `%s`",
 					  w->stack[w->depth - 1].path);
 		} else if (!de) {
-			struct level *top = &w->stack[--w->depth];
-
-			closedir(top->dir);
-			free(top->path);
+			leave_dir(w);
 		} else if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
 			ret = visit(w, de->d_name, e);
 		}
 	}
-	leave_all(w);
+	while (w->depth > 0)	/* an error left directories open */
+		leave_dir(w);
 	free(w);
 	return ret;
 }

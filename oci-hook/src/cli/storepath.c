@@ -11,123 +11,13 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "storepath.h"
-
-/*
- * Directories no store should be: a mark delegates reading everything
- * below it (and, rw, writing as real root).  They are compared by
- * identity (device and inode of the directory opened), so a bind of
- * /etc elsewhere is still /etc.  With subtree, a store below one is
- * refused too (checked on the path walked: it holds the host's programs
- * or secrets); the others hold stores legitimately (/var/lib/containers,
- * /home/images, /opt/...) and only the directory itself is refused.
- * /srv, /mnt and /media are where stores live, so they are not listed.
- */
-static const struct system_dir {
-	const char *path;
-	bool subtree;
-	const char *what;
-} system_dirs[] = {
-	{ "/", false, "the whole file system" },
-	{ "/etc", true, "the host's configuration and secrets" },
-	{ "/root", true, "root's home" },
-	{ "/boot", true, "kernels and the boot loader" },
-	{ "/usr", true, "the host's programs and libraries" },
-	{ "/bin", true, "the host's programs" },
-	{ "/sbin", true, "the host's programs" },
-	{ "/lib", true, "the host's libraries" },
-	{ "/lib64", true, "the host's libraries" },
-	{ "/proc", true, "the kernel's process information" },
-	{ "/sys", true, "the kernel's objects" },
-	{ "/dev", true, "device nodes" },
-	{ "/opt", false, "add-on software" },
-	{ "/var", false, "the host's variable data" },
-	{ "/var/lib", false, "every service's state" },
-	{ "/var/log", false, "the host's logs" },
-	{ "/var/tmp", false, "everyone's temporary files" },
-	{ "/home", false, "the users' homes" },
-	{ "/run", false, "the host's runtime state" },
-	{ "/tmp", false, "everyone's temporary files" },
-};
-
-struct dir_id {
-	dev_t dev;
-	ino_t ino;
-	bool present;
-};
 
 struct walk {
 	const char *target;		/* the store's full path, for messages */
 	unsigned int checks;
-	struct dir_id system[ARRAY_SIZE(system_dirs)];
 };
-
-/*
- * The identities of the system directories, links followed (/lib is
- * usr/lib on merged-/usr systems).  One that does not exist cannot be
- * the store.
- */
-static void system_identities(struct walk *w)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(system_dirs); i++) {
-		_cleanup_close_ int fd = open(system_dirs[i].path,
-					      O_PATH | O_DIRECTORY | O_CLOEXEC);
-		struct stat st;
-
-		w->system[i].present = fd >= 0 && fstat(fd, &st) == 0;
-		if (w->system[i].present) {
-			w->system[i].dev = st.st_dev;
-			w->system[i].ino = st.st_ino;
-		}
-	}
-}
-
-/* The system directory st is, or NULL. */
-static const struct system_dir *system_dir_of(const struct walk *w,
-					      const struct stat *st)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(system_dirs); i++)
-		if (w->system[i].present && w->system[i].dev == st->st_dev &&
-		    w->system[i].ino == st->st_ino)
-			return &system_dirs[i];
-	return NULL;
-}
-
-#define FORCE_HINT "mark a directory that holds only images, or give --force (allow.conf: force)"
-
-/* The store itself: no system directory, whatever path leads to it. */
-static int check_not_system(const struct walk *w, const char *canon,
-			    const struct stat *st, struct error *e)
-{
-	const struct system_dir *d = system_dir_of(w, st);
-
-	if (!d)
-		return 0;
-	if (!strcmp(canon, d->path))
-		return error_msg(e, EPERM,
-				 "refusing to mark `%s` allow-shift: it is a system directory (%s); " FORCE_HINT,
-				 canon, d->what);
-	return error_msg(e, EPERM,
-			 "refusing to mark `%s` allow-shift: it is %s (%s), reached through a bind mount; " FORCE_HINT,
-			 canon, d->path, d->what);
-}
-
-/* An ancestor of the store: not a system directory whose subtree is closed. */
-static int check_not_below_system(const struct walk *w, const struct stat *st,
-				  struct error *e)
-{
-	const struct system_dir *d = system_dir_of(w, st);
-
-	if (!d || !d->subtree)
-		return 0;
-	return error_msg(e, EPERM,
-			 "refusing to mark `%s` allow-shift: it is below %s (%s); " FORCE_HINT,
-			 w->target, d->path, d->what);
-}
 
 /* " (on the way to `target`)" for an ancestor, "" for the store. */
 static const char *on_the_way(const struct walk *w, const char *canon,
@@ -232,27 +122,22 @@ static int normalize(char *full, struct error *e)
 
 /*
  * Step from the directory *fd (canon) into its entry name, the old fd
- * closed, canon extended.  O_NOFOLLOW with O_PATH opens a link itself,
- * which check_component() then refuses: nothing is followed, not even
- * last.  *fd is checked as an ancestor first: the walk goes below it.
+ * closed, canon extended.  open_resolved() follows no link and opens a
+ * trailing one itself (O_PATH), which check_component() then refuses
+ * by name: nothing is followed, not even last.
  */
 static int step(const struct walk *w, int *fd, const char *name,
 		char *canon, size_t size, struct stat *st, struct error *e)
 {
 	size_t len = strlen(canon);
-	int next, ret;
+	int next;
 
-	if (w->checks & STORE_CHECK_SYSTEM) {
-		ret = check_not_below_system(w, st, e);
-		if (ret < 0)
-			return ret;
-	}
 	if (snprintf(canon + len, size - len, "%s%s", len > 1 ? "/" : "", name) >=
 	    (int)(size - len))
 		return error_msg(e, ENAMETOOLONG, "`%.256s...`: path too long", w->target);
-	next = openat(*fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	next = open_resolved(*fd, name, O_PATH, SCOPE_NO_SYMLINKS);
 	if (next < 0)
-		return error_errno(e, errno, "open `%s`", canon);
+		return error_errno(e, -next, "open `%s`", canon);
 	closep(fd);
 	*fd = next;
 	return check_component(w, *fd, canon, st, e);
@@ -288,8 +173,6 @@ int store_open(const char *path, unsigned int checks, int *out, char *canon,
 	if (ret < 0)
 		return ret;
 	w.target = full;
-	if (checks & STORE_CHECK_SYSTEM)
-		system_identities(&w);
 	snprintf(canon, size, "/");
 	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -297,8 +180,6 @@ int store_open(const char *path, unsigned int checks, int *out, char *canon,
 	ret = check_component(&w, fd, canon, &st, e);
 	if (ret == 0)
 		ret = walk_down(&w, &fd, canon, size, &st, e);
-	if (ret == 0 && (checks & STORE_CHECK_SYSTEM))
-		ret = check_not_system(&w, canon, &st, e);
 	if (ret < 0)
 		return ret;
 	*out = steal_fd(&fd);

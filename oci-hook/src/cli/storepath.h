@@ -19,12 +19,6 @@ enum store_checks {
 	 * the path leads to, now or later.
 	 */
 	STORE_CHECK_OWNERS = 1 << 0,
-	/*
-	 * The store is no system directory (nor a bind of one), and not
-	 * below one that holds the host's programs or secrets; --force
-	 * drops this check.
-	 */
-	STORE_CHECK_SYSTEM = 1 << 1,
 };
 
 /*

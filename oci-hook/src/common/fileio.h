@@ -38,20 +38,39 @@ int read_regular_file_at(int dirfd, const char *name, const char *display,
 			 size_t *len, struct error *e);
 
 /*
- * open_in_root: open path (absolute or not) as an O_PATH fd, resolved
- * inside the directory rootfd as if it were "/", symlinks included
- * (openat2 RESOLVE_IN_ROOT): where a runtime puts a container's mount.
- * Returns the fd or -errno.
+ * How the hook and the CLI, both run by real root, resolve a path below
+ * a directory that someone else can change (a container's rootfs, an
+ * image, a store and the path to it): always in one openat2(2) call,
+ * so that the kernel, not a loop of ours, keeps the walk where the
+ * scope says, whatever is renamed or swapped meanwhile.  No scope
+ * follows a magic link (/proc/PID/fd/N, /proc/PID/root).
  */
-int open_in_root(int rootfd, const char *path);
+enum resolve_scope {
+	/*
+	 * Inside dirfd as if it were "/", symbolic links followed there
+	 * (RESOLVE_IN_ROOT): where a runtime puts a container's mount.
+	 */
+	SCOPE_IN_ROOT,
+	/*
+	 * Below dirfd, through no symbolic link: a trailing one is opened
+	 * itself with O_PATH and refused (ELOOP) otherwise.  Mounts are
+	 * crossed: a store's path from "/".
+	 */
+	SCOPE_NO_SYMLINKS,
+	/*
+	 * As SCOPE_NO_SYMLINKS, and on dirfd's mount only: what users
+	 * can change inside a store.
+	 */
+	SCOPE_SAME_MOUNT,
+};
 
 /*
- * open_beneath: path (relative) below dirfd, as a root-run tool must
- * reach what users can change: never above dirfd, through no symbolic
- * link (a trailing one is opened itself with O_PATH, refused otherwise),
- * no magic link and no other mount.  The fd, or -errno.
+ * open_resolved: openat2(dirfd, path) with flags (O_CLOEXEC always) in
+ * scope.  An empty path (or only slashes, for SCOPE_IN_ROOT) is dirfd
+ * itself.  The fd, or -errno.
  */
-int open_beneath(int dirfd, const char *path, int flags);
+int open_resolved(int dirfd, const char *path, int flags,
+		  enum resolve_scope scope);
 
 /*
  * path_within: the absolute path is dir or below it, whole components

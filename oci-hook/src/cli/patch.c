@@ -216,7 +216,7 @@ static int check_hooks_shape(yajl_val config, const struct registration *r,
  */
 static bool target_exists(int rootfd, const char *dst)
 {
-	int fd = open_in_root(rootfd, dst);
+	int fd = open_resolved(rootfd, dst, O_PATH, SCOPE_IN_ROOT);
 
 	if (fd < 0)
 		return fd != -ENOENT;

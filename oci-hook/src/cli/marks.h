@@ -1,34 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * privileged.h: every step of the hook and the CLI that changes kernel
- * state (setns, mount, the configfd calls), each documented with the
- * namespaces it runs in and why it is safe there.  Everything else only
- * reads.
+ * marks.h: every step of the CLI that changes kernel state: marking and
+ * unmarking stores (allow, disallow, apply-config), and the shift binds
+ * of `shift` and `podman-setup`, each documented with the namespaces it
+ * runs in and why it is safe there.
  */
-#ifndef SHIFTBIND_PRIVILEGED_H
-#define SHIFTBIND_PRIVILEGED_H
+#ifndef SHIFTBIND_MARKS_H
+#define SHIFTBIND_MARKS_H
 
-#include <sys/types.h>
+#include <stdbool.h>
 
 #include "error.h"
 #include "owners.h"
-
-/*
- * join_mount_namespace: setns(2) into the mount namespace of the process
- * whose /proc directory is procfd.  Refuses when it is the caller's own.
- */
-int join_mount_namespace(int procfd, pid_t pid, struct error *e);
-
-/*
- * shift_prepare: a configfd holding the shift of the bind mount rooted
- * at pathfd, everything set but the command, as fd number slot (which
- * must be free) in *configfd.  Nothing changes until shift_commit().
- */
-int shift_prepare(int pathfd, const char *path, int slot, int *configfd,
-		  struct error *e);
-
-/* shift_commit: run the prepared shift (CMD_RECONFIGURE on configfd). */
-int shift_commit(int configfd, const char *path, struct error *e);
 
 /* How a store is marked, besides allow-shift (shiftbind allow). */
 enum mark_flags {
@@ -76,4 +59,4 @@ int attach_mount(int bindfd, const char *dst, struct error *e);
 int attach_mount_at(int bindfd, int dirfd, const char *display,
 		    struct error *e);
 
-#endif /* SHIFTBIND_PRIVILEGED_H */
+#endif /* SHIFTBIND_MARKS_H */
