@@ -10,8 +10,10 @@
 # mount_setattr, crun's src/libcrun/linux.c), so it needs to be root of a
 # user namespace that owns its mount namespace, as it is under rootless
 # podman: here `unshare --map-auto --map-root-user --mount`, whose ids
-# 0..65535 are the user and its subordinate ids.  The bundle's mappings
-# are in that namespace's ids.  The mark delegates the store to the test
+# 0..65535 are the user (0) and its subordinate ids (1..65535, a second
+# extent).  The bundle's mappings are in that namespace's ids, one
+# extent of the container's map inside one of the namespace's (the
+# kernel refuses a map that spans two: EPERM writing gid_map).  The mark delegates the store to the test
 # user (the guest's allow.conf), the owner of that namespace and of the
 # ones crun makes in it.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -30,7 +32,7 @@ data_paths=(/data /data/bin/sh /data/etc/shadow /data/home/user/file)
 # (real root's files are nobody's there: no hook), SOURCE bound at /data
 # with OPTION, running probe stat on /data.
 idmap_bundle() {
-	make_bundle "$bundle" "$SHARED_IMAGE" "0 0 65536" "0 0 65536" \
+	make_bundle "$bundle" "$SHARED_IMAGE" "0 0 1,1 1 65535" "0 0 1,1 1 65535" \
 		/bin/probe stat "${data_paths[@]}"
 	jq --arg src "$1" --arg opt "$2" \
 		'.mounts += [{destination: "/data", type: "bind", source: $src,
