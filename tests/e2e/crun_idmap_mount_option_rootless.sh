@@ -28,11 +28,17 @@ cp -a "$SHARED_IMAGE" "$unmarked/busybox"
 
 data_paths=(/data /data/bin/sh /data/etc/shadow /data/home/user/file)
 
-# idmap_bundle SOURCE OPTION: the bundle, its rootfs the shared image
-# (real root's files are nobody's there: no hook), SOURCE bound at /data
-# with OPTION, running probe stat on /data.
+# The container's rootfs: the user's own copy of the image (crun makes
+# the mount point /data in it as the namespace's root).
+rootfs=$bundle/rootfs
+cp -a "$SHARED_IMAGE" "$rootfs"
+mkdir "$rootfs/data"
+chown -R "$TEST_USER:" "$rootfs"
+
+# idmap_bundle SOURCE OPTION: the bundle, SOURCE bound at /data with
+# OPTION, running probe stat on /data.
 idmap_bundle() {
-	make_bundle "$bundle" "$SHARED_IMAGE" "0 0 1,1 1 65535" "0 0 1,1 1 65535" \
+	make_bundle "$bundle" "$rootfs" "0 0 1,1 1 65535" "0 0 1,1 1 65535" \
 		/bin/probe stat "${data_paths[@]}"
 	jq --arg src "$1" --arg opt "$2" \
 		'.mounts += [{destination: "/data", type: "bind", source: $src,
