@@ -16,7 +16,7 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wstrict-prototypes -Wswitch-enum
 PROBE_CFLAGS := -O2 -static $(WARNINGS)
 
-.PHONY: help deps kernel kernel-debug guest userspace oci-hook test demo \
+.PHONY: help deps kernel kernel-debug guest userspace oci-hook deb test demo \
 	shell fuzz kernel-tree kernel-export kernel-bisect clean clean-cache
 
 help:
@@ -30,6 +30,7 @@ help:
 	@echo "                      (out/bench.json, docs/benchmarks.svg; docs/benchmarks.md)"
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
+	@echo "  make deb            Debian package of the hook and the CLI (debian/) in $(OUT)/deb"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
 	@echo "  make kernel-export  write that tree's commits back to kernel-patches/"
 	@echo "  make kernel-bisect  build the kernel at every patch of the series (slow)"
@@ -58,6 +59,11 @@ userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) oci-hook
 # The hook and the CLI, built for the host and installed into the guest.
 oci-hook: | deps
 	@$(MAKE) -s -C oci-hook O=$(BUILD)/oci-hook
+
+# The hook and the CLI as a Debian package, built from a copy of the
+# checkout's files (the build writes into its tree) into $(OUT)/deb/.
+deb: deps
+	@scripts/deb.sh
 
 $(BUILD)/probe: tests/probe/probe.c | deps
 	@mkdir -p $(@D)

@@ -21,6 +21,9 @@ readonly PACKAGES=(
 	man-db mandoc groff-base
 	# make bench: the plot
 	gnuplot-nox
+	# make deb (debian/control's Build-Depends above, plus these) and
+	# host.deb_contents, which checks the package with lintian
+	debhelper dpkg-dev lintian
 )
 
 missing=()

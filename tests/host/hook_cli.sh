@@ -12,7 +12,8 @@
 #   - patch-config registers the hook at the right stage, idempotently,
 #     keeps the file valid for jq, refuses a symlinked config.json and
 #     one with a duplicate key anywhere
-#   - install puts binaries, man pages and configs where DESTDIR/PREFIX say
+#   - install puts binaries, man pages and configs where DESTDIR/PREFIX say,
+#     and the opt-in hooks.d file in HOOKSDIR only when given
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
 require_root
@@ -118,9 +119,17 @@ for f in usr/share/man/man8/shiftbind.8 usr/share/man/man8/shiftbind-hook.8 \
 	usr/lib/systemd/system/shiftbind-allow.service etc/shiftbind/allow.conf \
 	usr/share/shiftbind/hooks/crun-rootful.json usr/share/shiftbind/hooks/crun-rootless.json \
 	usr/share/shiftbind/hooks/hooks.d/rootful/shiftbind.json \
-	usr/share/shiftbind/hooks/hooks.d/rootless/shiftbind.json; do
+	usr/share/shiftbind/hooks/hooks.d/rootless/shiftbind.json \
+	usr/share/shiftbind/hooks/hooks.d/opt-in/shiftbind.json; do
 	[ -f "$root/$f" ] || fail "not installed: $f"
 done
+# No hooks directory a runtime reads by default unless HOOKSDIR names one.
+[ ! -e "$root/usr/share/containers" ] || fail "installed into usr/share/containers without HOOKSDIR"
+assert_status 0 make -s -C "$OCI_HOOK_DIR" install O="$BUILD" DESTDIR="$SCRATCH/hooksdir" \
+	HOOKSDIR=/usr/share/containers/oci/hooks.d
+cmp -s "$OCI_HOOK_DIR/../configs/hooks/hooks.d/opt-in/shiftbind.json" \
+	"$SCRATCH/hooksdir/usr/share/containers/oci/hooks.d/shiftbind.json" ||
+	fail "HOOKSDIR: the opt-in file is not installed as shiftbind.json"
 echo "# an administrator's list" >"$root/etc/shiftbind/allow.conf"
 assert_status 0 make -s -C "$OCI_HOOK_DIR" install O="$BUILD" DESTDIR="$root" \
 	PREFIX=/usr/local SYSCONFDIR=/usr/local/etc

@@ -39,6 +39,21 @@ for mode in rootful:prestart rootless:createContainer; do
 		and .when == {always: true} and .stages == [$stage]' --arg stage "${mode#*:}"
 done
 
+# The file for the default hooks directory: the rootful hook, for the
+# containers that ask only (configs/hooks/README.md).
+# shellcheck disable=SC2016
+check hooks.d/opt-in/shiftbind.json '.version == "1.0.0"
+	and .hook == {path: $hook, args: ["shiftbind-hook", "prestart"], timeout: 10}
+	and .when == {annotations: {"^org\\.shiftbind\\.shift$": "^true$"}}
+	and .stages == ["prestart"]'
+# shellcheck disable=SC2016
+jq -e '.when.annotations | to_entries[0] as {key: $k, value: $v}
+	| ("org.shiftbind.shift" | test($k)) and ("true" | test($v))
+	and ("false" | test($v) | not) and ("xorg.shiftbind.shift" | test($k) | not)
+	and ("org-shiftbind-shift" | test($k) | not)' \
+	"$hooks/hooks.d/opt-in/shiftbind.json" >/dev/null ||
+	fail "hooks.d/opt-in/shiftbind.json: its condition does not select org.shiftbind.shift=true alone"
+
 unit=$top/configs/shiftbind-allow.service
 assert_contains "Type=oneshot" "$(cat "$unit")"
 assert_contains "After=local-fs.target remote-fs.target" "$(cat "$unit")"
