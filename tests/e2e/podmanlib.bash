@@ -76,15 +76,61 @@ user_podman() {
 # rootless configuration plus the shared store as an additional image
 # store: its storage and its rootless namespace (pause process) are gone.
 user_podman_fresh() {
-	local home
+	local home runroot
 	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
+	runroot=$(user_podman info --format '{{.Store.RunRoot}}' 2>/dev/null) || runroot=
 	user_podman system reset --force >/dev/null 2>&1 || true
+	# Its run root too: containers/storage caches its probes there.
+	[ -z "$runroot" ] || rm -rf "$runroot"
 	pkill -KILL -u "$TEST_USER" 2>/dev/null || true
 	rm -rf "$home/.local/share/containers" "$home/.config/containers"
 	mkdir -p "$home/.config/containers"
 	printf '[storage]\ndriver = "overlay"\n\n[storage.options]\nadditionalimagestores = ["%s"]\n' \
 		"$PODMAN_STORE" >"$home/.config/containers/storage.conf"
 	chown -R "$TEST_USER:" "$home/.config"
+}
+
+# assert_real_owners OUTPUT WHAT: probe stat of OWNER_PATHS in a podman
+# container shows the image's real owners (/ has podman's mode, 0555,
+# when the image gives it none).
+assert_real_owners() {
+	assert_match '^0:0 0[57]55 /$' "$(head -n 1 <<<"$1")" "owner of / in $2"
+	assert_eq "$(tail -n +2 <<<"$REAL_OWNERS")" "$(tail -n +2 <<<"$1")" "owners in $2"
+}
+
+# user_storage_dir: the test user's own containers/storage graph root.
+user_storage_dir() {
+	echo "$(getent passwd "$TEST_USER" | cut -d: -f6)/.local/share/containers/storage"
+}
+
+# user_storage_kib: the size of the test user's own storage, in KiB.
+user_storage_kib() {
+	du -sk "$(user_storage_dir)" | cut -f1
+}
+
+# assert_storage_grew_less_than_image KIB WHAT: the user's storage, KIB
+# before WHAT, grew by less than half the shared image: no copy of it.
+assert_storage_grew_less_than_image() {
+	local grown image
+	grown=$(($(user_storage_kib) - $1))
+	image=$(du -sk "$SHARED_IMAGE" | cut -f1)
+	[ "$grown" -lt $((image / 2)) ] ||
+		fail "$2 grew the user's storage by $grown KiB, the image is $image KiB: a copy of its layers"
+}
+
+# assert_idmapped_lowers NAME: containers/storage gave the container NAME
+# idmapped lower layers (its probe passed, and the container's layer has
+# the directory its idmapped mounts are made in), not a chowned copy.
+assert_idmapped_lowers() {
+	local upper runroot
+	runroot=$(user_podman info --format '{{.Store.RunRoot}}') ||
+		fail "podman info of the test user failed"
+	[ -e "$runroot/overlay/idmapped-lower-dir-true" ] ||
+		fail "containers/storage's probe of idmapped lower layers did not pass: $(ls "$runroot/overlay" 2>&1)"
+	upper=$(user_podman inspect --format '{{.GraphDriver.Data.UpperDir}}' "$1") ||
+		fail "podman inspect $1 failed"
+	[ -d "${upper%/diff}/mapped" ] ||
+		fail "container $1 has no idmapped lower layers (no ${upper%/diff}/mapped)"
 }
 
 # user_run IMAGE ARG...: a rootless container of the test user, no network.

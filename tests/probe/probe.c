@@ -33,6 +33,8 @@
  *                                with this process's user namespace
  *                                (mount_setattr MOUNT_ATTR_IDMAP), then the
  *                                stat line of SRC's PATH through it
+ *   probe idmap-attach SRC DST   the same idmapped clone of SRC, attached
+ *                                at DST (move_mount)
  *   probe exit N                 exits with status N
  *   probe now                    SECONDS.NANOSECONDS of CLOCK_REALTIME (the
  *                                benchmark's "first instruction" time)
@@ -249,24 +251,59 @@ static int cmd_clone_tree(int argc, char **argv)
 	return fail("exec", argv[1]);
 }
 
-static int cmd_idmap_tree(int argc, char **argv)
+/*
+ * A detached clone of @src idmapped with this process's user namespace,
+ * as runtimes make one: its fd, or -1 after printing what failed.
+ */
+static int idmapped_clone(const char *src)
 {
 	struct mount_attr_ attr = { .attr_set = MOUNT_ATTR_IDMAP_ };
-	char path[PATH_MAX];
 	int fd, userns;
 
-	(void)argc;
 	userns = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
-	if (userns < 0)
-		return fail("open", "/proc/self/ns/user");
-	fd = (int)syscall(SYS_open_tree, AT_FDCWD, argv[0], OPEN_TREE_CLONE_);
-	if (fd < 0)
-		return fail("open_tree", argv[0]);
+	if (userns < 0) {
+		fail("open", "/proc/self/ns/user");
+		return -1;
+	}
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src, OPEN_TREE_CLONE_);
+	if (fd < 0) {
+		fail("open_tree", src);
+		return -1;
+	}
 	attr.userns_fd = (unsigned long long)userns;
-	if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0)
-		return fail("mount_setattr idmap", argv[0]);
+	if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof(attr)) < 0) {
+		fail("mount_setattr idmap", src);
+		return -1;
+	}
+	return fd;
+}
+
+static int cmd_idmap_tree(int argc, char **argv)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	(void)argc;
+	fd = idmapped_clone(argv[0]);
+	if (fd < 0)
+		return 1;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, argv[1]);
 	return print_stat(path);
+}
+
+static int cmd_idmap_attach(int argc, char **argv)
+{
+	int fd;
+
+	(void)argc;
+	fd = idmapped_clone(argv[0]);
+	if (fd < 0)
+		return 1;
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, argv[1],
+		    MOVE_MOUNT_F_EMPTY_PATH_) < 0)
+		return fail("move_mount", argv[1]);
+	printf("idmap-attach %s %s: ok\n", argv[0], argv[1]);
+	return 0;
 }
 
 static int cmd_setattr_fd(int argc, char **argv)
@@ -329,6 +366,7 @@ static const struct command commands[] = {
 	{ "setattr-fd", 2, cmd_setattr_fd },
 	{ "move-mount", 2, cmd_move_mount },
 	{ "idmap-tree", 2, cmd_idmap_tree },
+	{ "idmap-attach", 2, cmd_idmap_attach },
 	{ "exit", 1, cmd_exit },
 	{ "now", 0, cmd_now },
 };
