@@ -57,3 +57,20 @@ crun_run "$SCRATCH/w" demo-write 2>&1 || cat "$SCRATCH/w/hook.stderr"
 printf 'on disk: '
 stat -c '%u:%g %04a %n' "$image/root/hello"
 rm -rf "$image"
+
+heading "rootless podman of $TEST_USER: the shared podman store as an additional image store"
+. /usr/lib/shiftbind/tests/e2e/podmanlib.bash
+podman_store_fill
+podman_store_share
+user_podman_fresh
+as_user shiftbind podman-setup "$PODMAN_STORE"
+before=$(user_storage_kib)
+for userns in --userns=host --userns=keep-id; do
+	printf 'podman run %s: ' "$userns"
+	user_run "$userns" localhost/busybox-shared /bin/busybox sh -c \
+		"/bin/probe id && /bin/probe stat ${OWNER_PATHS[*]}" 2>&1
+done
+printf "the user's storage: %s KiB before, %s KiB after both containers; the image: %s KiB (no copy)\n" \
+	"$before" "$(user_storage_kib)" "$(du -sk "$SHARED_IMAGE" | cut -f1)"
+user_podman_fresh
+podman_store_unshare
