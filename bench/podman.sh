@@ -3,19 +3,25 @@
 # sourced by bench/guest.sh, which runs podman_benchmarks after its own
 # measurements, on the same generated images.
 #
-# Three ways an unprivileged user runs an image of a shared, root-owned
+# Four ways an unprivileged user runs an image of a shared, root-owned
 # containers/storage store (or an image of its own) with correct owners,
 # with Debian's podman, crun and fuse-overlayfs unmodified:
 #   shiftbind       the shared store as an additional image store,
 #                   shifted for the user (shiftbind podman-setup); the
 #                   kernel's overlay on top; podman's default mapping
+#   podman-idmap    the same store and user, started with a mapping of
+#                   its own (--uidmap, a new one each start, as
+#                   podman-copy): containers/storage idmaps the store's
+#                   layers with the container's namespace, no copy
 #   fuse-overlayfs  the user's own copy of the image (podman import),
 #                   started with a mapping of its own (--uidmap), which
 #                   podman serves with fuse-overlayfs's user-space uid
 #                   mapping instead of a copy: the alternative users have
 #                   today (mount_program in storage.conf)
-#   podman-copy     the shared store, started with a mapping of its own:
-#                   containers/storage makes a chowned copy of the image
+#   podman-copy     the shared store, started with a mapping of its own,
+#                   by a user whose containers/storage has the answer a
+#                   mainline kernel gives its probe of idmapped lower
+#                   layers (no): it makes a chowned copy of the image
 #                   into the user's store; every start uses a mapping not
 #                   used before, so every start pays for the copy, as
 #                   every new mapping does
@@ -29,8 +35,9 @@
 # own import), podman-start, podman-steady.
 
 readonly PODMAN_SHIFT_USER=bench-shift PODMAN_FUSE_USER=bench-fuse
-readonly PODMAN_METHODS=(shiftbind fuse-overlayfs podman-copy)
-readonly PODMAN_STEADY_VARIANTS=(shiftbind fuse-overlayfs podman-copy)
+readonly PODMAN_COPY_USER=bench-copy
+readonly PODMAN_METHODS=(shiftbind podman-idmap fuse-overlayfs podman-copy)
+readonly PODMAN_STEADY_VARIANTS=(shiftbind podman-idmap fuse-overlayfs podman-copy)
 readonly PODMAN_TARS=$STORE/podman-tars
 # The mapping fuse-overlayfs containers get: container root is the
 # user's first subordinate id, not the user itself.
@@ -39,8 +46,9 @@ readonly PODMAN_FUSE_MAP=0:1:65536
 # podman_image NAME SIZE: the image of a size, in any store.
 podman_image() { echo "localhost/bench-$1"; }
 
-# podman_copy_map K: the K-th mapping of the podman-copy starts, each
-# 65536 ids of bench-shift's subordinate range (see add_podman_user).
+# podman_copy_map K: the K-th mapping of the podman-copy and podman-idmap
+# starts, each 65536 ids of the user's subordinate range (see
+# add_podman_user).
 podman_copy_map() { echo "0:$((1 + $1 * 65536)):65536"; }
 
 # add_podman_user NAME UID SUBID_START SUBID_COUNT: a user whose home is
@@ -56,6 +64,19 @@ bench_podman() {
 	local user=$1
 	shift
 	TEST_USER=$user user_podman "$@"
+}
+
+# copy_user_config: bench-copy's containers/storage answers its probe of
+# idmapped lower layers as it does on a mainline kernel, where a rootless
+# user cannot idmap (the cached answer it reads first; its run root is
+# made by the first podman command, which does not probe).
+copy_user_config() {
+	local runroot
+	runroot=$(bench_podman "$PODMAN_COPY_USER" info --format '{{.Store.RunRoot}}') ||
+		fail "podman info as $PODMAN_COPY_USER failed; its messages are above"
+	TEST_USER=$PODMAN_COPY_USER as_user sh -c \
+		'mkdir -p "$1/overlay" && : >"$1/overlay/idmapped-lower-dir-false"' sh "$runroot" ||
+		fail "could not record containers/storage's mainline answer in $runroot"
 }
 
 # fuse_user_config: bench-fuse's storage: its own, with fuse-overlayfs.
@@ -98,12 +119,16 @@ podman_setup() {
 	install -d -m 0755 "$STORE/home"
 	install -d -m 0700 "$PODMAN_TARS"
 	chmod 0755 "$PODMAN_TARS"
-	# bench-shift: one mapping of 65536 ids per podman-copy start (K from
-	# 1 to TRIALS) and one for its warm-up (K=0), so that no start finds
-	# a copy made before.
+	# bench-shift and bench-copy: one mapping of 65536 ids per
+	# podman-idmap or podman-copy start (K from 1 to TRIALS) and one for
+	# its warm-up (K=0), so that no start finds a copy made before.
 	add_podman_user "$PODMAN_SHIFT_USER" 2001 1000000 $(((TRIALS + 1) * 65536))
 	add_podman_user "$PODMAN_FUSE_USER" 2002 600000 65536
+	add_podman_user "$PODMAN_COPY_USER" 2003 $((1000000 + (TRIALS + 1) * 65536)) \
+		$(((TRIALS + 1) * 65536))
 	TEST_USER=$PODMAN_SHIFT_USER user_podman_fresh
+	TEST_USER=$PODMAN_COPY_USER user_podman_fresh
+	copy_user_config
 	fuse_user_config
 	mkdir -p "$PODMAN_STORE"
 	chmod 0755 "$PODMAN_STORE"
@@ -111,14 +136,17 @@ podman_setup() {
 		podman_import_image "$size"
 	done
 	step="sharing the podman store"
-	TEST_USER=$PODMAN_SHIFT_USER podman_store_share
-	bench_podman_setup_shift
+	podman_store_prepare
+	shiftbind allow --owner 0 --owner "$PODMAN_SHIFT_USER" --owner "$PODMAN_COPY_USER" \
+		"$PODMAN_STORE" >/dev/null || fail "shiftbind allow $PODMAN_STORE failed"
+	bench_podman_setup_shift "$PODMAN_SHIFT_USER"
+	bench_podman_setup_shift "$PODMAN_COPY_USER"
 }
 
-# bench_podman_setup_shift: bench-shift's one step (shiftbind podman-setup).
+# bench_podman_setup_shift USER: the user's one step (shiftbind podman-setup).
 bench_podman_setup_shift() {
-	TEST_USER=$PODMAN_SHIFT_USER as_user shiftbind podman-setup "$PODMAN_STORE" >&2 ||
-		fail "shiftbind podman-setup $PODMAN_STORE as $PODMAN_SHIFT_USER failed; its messages are above"
+	TEST_USER=$1 as_user shiftbind podman-setup "$PODMAN_STORE" >&2 ||
+		fail "shiftbind podman-setup $PODMAN_STORE as $1 failed; its messages are above"
 }
 
 # podman_run_as METHOD K ARG...: the user and the podman run options of
@@ -130,7 +158,9 @@ podman_run_as() {
 	case $method in
 	shiftbind) ;;
 	fuse-overlayfs) user=$PODMAN_FUSE_USER map=(--uidmap "$PODMAN_FUSE_MAP" --gidmap "$PODMAN_FUSE_MAP") ;;
-	podman-copy) map=(--uidmap "$(podman_copy_map "$k")" --gidmap "$(podman_copy_map "$k")") ;;
+	podman-idmap) map=(--uidmap "$(podman_copy_map "$k")" --gidmap "$(podman_copy_map "$k")") ;;
+	podman-copy) user=$PODMAN_COPY_USER
+		map=(--uidmap "$(podman_copy_map "$k")" --gidmap "$(podman_copy_map "$k")") ;;
 	*) fail "podman_run_as: unknown method '$method'" ;;
 	esac
 	bench_podman "$user" run --rm --network none "${map[@]}" "$@"

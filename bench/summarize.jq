@@ -105,6 +105,9 @@ def goal($value; $op; $limit; $paired):
 		podman_shiftbind_growth_smallest_to_largest: goal(
 			ratio($pstart_median[$big | tostring].shiftbind; $pstart_median[$small | tostring].shiftbind);
 			"<="; 1.2; paired(pstarts($big; "shiftbind"); pstarts($small; "shiftbind"))),
+		podman_idmap_growth_smallest_to_largest: goal(
+			ratio($pstart_median[$big | tostring]["podman-idmap"]; $pstart_median[$small | tostring]["podman-idmap"]);
+			"<="; 1.2; paired(pstarts($big; "podman-idmap"); pstarts($small; "podman-idmap"))),
 		podman_steady_stat_shiftbind_vs_copy: podman_steady_goal("stat"),
 		podman_steady_read_shiftbind_vs_copy: podman_steady_goal("read"),
 		podman_steady_create_unlink_shiftbind_vs_copy: podman_steady_goal("create_unlink")

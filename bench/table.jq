@@ -23,6 +23,7 @@ def goal_name:
 	 steady_read_shift_vs_bind: "steady state read, `shift` / `bind`",
 	 steady_create_unlink_shift_vs_bind: "steady state create + unlink, `shift` / `bind`",
 	 podman_shiftbind_growth_smallest_to_largest: "podman `shiftbind` start, largest / smallest image",
+	 podman_idmap_growth_smallest_to_largest: "podman `podman-idmap` start, largest / smallest image",
 	 podman_steady_stat_shiftbind_vs_copy: "podman steady state stat, `shiftbind` / `podman-copy`",
 	 podman_steady_read_shiftbind_vs_copy: "podman steady state read, `shiftbind` / `podman-copy`",
 	 podman_steady_create_unlink_shiftbind_vs_copy: "podman steady state create + unlink, `shiftbind` / `podman-copy`"}[.];
@@ -91,16 +92,18 @@ def spread_cell: if . == null or .median == null then "-" else "\(.median) (\(.m
 	"",
 	"**Rootless podman on a shared store**: Debian's podman, crun and fuse-overlayfs as they are; "
 	+ "`shiftbind`: the root-owned store as an additional image store, shifted, kernel overlay; "
+	+ "`podman-idmap`: the same, run with a new mapping of its own per start (idmapped lower layers); "
 	+ "`fuse-overlayfs`: the user's own import of the image, run with a mapping of its own "
-	+ "(user-space uid mapping); `podman-copy`: the shared store, a new mapping per start "
-	+ "(containers/storage's chowned copy). Start: `podman run` as the user to the container's "
+	+ "(user-space uid mapping); `podman-copy`: the shared store, a new mapping per start, "
+	+ "containers/storage answered as on mainline (its chowned copy). Start: `podman run` as the user to the container's "
 	+ "first instruction.",
 	"",
-	"| image | `shiftbind` | `fuse-overlayfs` | `podman-copy` | `podman-copy` / `shiftbind` | import into the shared store | the user's own import |",
-	"|---|---:|---:|---:|---:|---:|---:|",
+	"| image | `shiftbind` | `podman-idmap` | `fuse-overlayfs` | `podman-copy` | `podman-copy` / `shiftbind` | import into the shared store | the user's own import |",
+	"|---|---:|---:|---:|---:|---:|---:|---:|",
 	($b.detail.podman.start | to_entries | sort_by(.key | tonumber)[]
 	 | .key as $size | .value as $m | $b.detail.podman.imports[$size] as $i
-	 | "| \($size | tonumber | kilo) entries | \($m.shiftbind | cell) | \($m["fuse-overlayfs"] | cell) | "
+	 | "| \($size | tonumber | kilo) entries | \($m.shiftbind | cell) | \($m["podman-idmap"] | cell) | "
+	   + "\($m["fuse-overlayfs"] | cell) | "
 	   + "\($m["podman-copy"] | cell) | \($m["podman-copy"].median / $m.shiftbind.median | round)x | "
 	   + "\($i.shared_import_s | fmt) | \($i.user_import_s | fmt) |"),
 	"",
@@ -108,12 +111,13 @@ def spread_cell: if . == null or .median == null then "-" else "\(.median) (\(.m
 	+ "of its last start: a plain rootless overlay of a user-owned copy; ratios paired per trial, "
 	+ "median (lowest–highest))",
 	"",
-	"| operation | `shiftbind` | `fuse-overlayfs` | `podman-copy` | `shiftbind` / `podman-copy` | `fuse-overlayfs` / `shiftbind` |",
-	"|---|---:|---:|---:|---:|---:|",
+	"| operation | `shiftbind` | `podman-idmap` | `fuse-overlayfs` | `podman-copy` | `shiftbind` / `podman-copy` | `fuse-overlayfs` / `shiftbind` |",
+	"|---|---:|---:|---:|---:|---:|---:|",
 	({stat: "stat every entry", read: "read every file", create_unlink: "create and unlink \($w.churn) files"}
 	 | to_entries[]
 	 | .key as $op | $b.detail.podman.steady[$op] as $v | $b.detail.podman.steady_ratios[$op] as $r
-	 | "| \(.value) | \($v.shiftbind | cell) | \($v["fuse-overlayfs"] | cell) | \($v["podman-copy"] | cell) | "
+	 | "| \(.value) | \($v.shiftbind | cell) | \($v["podman-idmap"] | cell) | \($v["fuse-overlayfs"] | cell) | "
+	   + "\($v["podman-copy"] | cell) | "
 	   + "\($r.shiftbind_vs_copy | spread_cell) | \($r.fuse_vs_shiftbind | spread_cell) |"),
 	"",
 	"**Goals** (ratios of the medians above; *paired*: the median of the ratio within each round)",

@@ -17,9 +17,9 @@ and (.steady | keys) == ["create_unlink", "read", "stat"]
 and ([.steady[] | .bind, .shift] | all(seconds))
 and (.hook_s | seconds)
 and (.podman.start | keys_unsorted | map(tonumber) | sort) == ($sizes | sort)
-and ([.podman.start[] | .shiftbind, ."fuse-overlayfs", ."podman-copy"] | all(seconds))
+and ([.podman.start[] | .shiftbind, ."podman-idmap", ."fuse-overlayfs", ."podman-copy"] | all(seconds))
 and (.podman.steady | keys) == ["create_unlink", "read", "stat"]
-and ([.podman.steady[] | .shiftbind, ."fuse-overlayfs", ."podman-copy"] | all(seconds))
+and ([.podman.steady[] | .shiftbind, ."podman-idmap", ."fuse-overlayfs", ."podman-copy"] | all(seconds))
 and ([.detail.podman.steady_ratios[][] | .n >= 1] | length == 6 and all)
 and (.trials as $n | .detail | del(.control) | complete($n))
 and ([.detail.control | .idmapped, .plain | select(.) | .stat.n == .rounds and .read.n == .rounds]
