@@ -60,10 +60,11 @@ rm -rf "$image"
 
 heading "rootless podman of $TEST_USER: the shared podman store as an additional image store"
 . /usr/lib/shiftbind/tests/e2e/podmanlib.bash
-podman_store_fill
+# Setup noise (podman's import progress, its warnings) stays off the demo.
+podman_store_fill 2>/dev/null
 podman_store_share
 user_podman_fresh
-as_user shiftbind podman-setup "$PODMAN_STORE"
+as_user shiftbind podman-setup "$PODMAN_STORE" 2>/dev/null
 before=$(user_storage_kib)
 for userns in --userns=host --userns=keep-id; do
 	printf 'podman run %s: ' "$userns"
