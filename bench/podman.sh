@@ -68,14 +68,17 @@ bench_podman() {
 
 # copy_user_config: bench-copy's containers/storage answers its probe of
 # idmapped lower layers as it does on a mainline kernel, where a rootless
-# user cannot idmap (the cached answer it reads first; its run root is
-# made by the first podman command, which does not probe).
+# user cannot idmap (the cached answer it reads first; podman makes its
+# run root before it ever probes, which it does at a container's first
+# mount).
 copy_user_config() {
 	local runroot
 	runroot=$(bench_podman "$PODMAN_COPY_USER" info --format '{{.Store.RunRoot}}') ||
 		fail "podman info as $PODMAN_COPY_USER failed; its messages are above"
+	# shellcheck disable=SC2016 # $1 is the inner shell's
 	TEST_USER=$PODMAN_COPY_USER as_user sh -c \
-		'mkdir -p "$1/overlay" && : >"$1/overlay/idmapped-lower-dir-false"' sh "$runroot" ||
+		'mkdir -p "$1/overlay" && rm -f "$1/overlay/idmapped-lower-dir-true" &&
+		 : >"$1/overlay/idmapped-lower-dir-false"' sh "$runroot" ||
 		fail "could not record containers/storage's mainline answer in $runroot"
 }
 
@@ -120,15 +123,16 @@ podman_setup() {
 	install -d -m 0700 "$PODMAN_TARS"
 	chmod 0755 "$PODMAN_TARS"
 	# bench-shift and bench-copy: one mapping of 65536 ids per
-	# podman-idmap or podman-copy start (K from 1 to TRIALS) and one for
-	# its warm-up (K=0), so that no start finds a copy made before.
-	add_podman_user "$PODMAN_SHIFT_USER" 2001 1000000 $(((TRIALS + 1) * 65536))
+	# podman-idmap or podman-copy start (K from 1 to the rounds each
+	# runs: START_TRIALS and TRIALS) and one for its warm-up (K=0), so
+	# that no start finds a copy made before.
+	local ranges=$(((START_TRIALS > TRIALS ? START_TRIALS : TRIALS) + 1))
+	add_podman_user "$PODMAN_SHIFT_USER" 2001 1000000 $((ranges * 65536))
 	add_podman_user "$PODMAN_FUSE_USER" 2002 600000 65536
-	add_podman_user "$PODMAN_COPY_USER" 2003 $((1000000 + (TRIALS + 1) * 65536)) \
-		$(((TRIALS + 1) * 65536))
+	add_podman_user "$PODMAN_COPY_USER" 2003 $((1000000 + ranges * 65536)) \
+		$((ranges * 65536))
 	TEST_USER=$PODMAN_SHIFT_USER user_podman_fresh
 	TEST_USER=$PODMAN_COPY_USER user_podman_fresh
-	copy_user_config
 	fuse_user_config
 	mkdir -p "$PODMAN_STORE"
 	chmod 0755 "$PODMAN_STORE"
@@ -141,6 +145,8 @@ podman_setup() {
 		"$PODMAN_STORE" >/dev/null || fail "shiftbind allow $PODMAN_STORE failed"
 	bench_podman_setup_shift "$PODMAN_SHIFT_USER"
 	bench_podman_setup_shift "$PODMAN_COPY_USER"
+	# Once the shared store is filled and shared: podman reads it.
+	copy_user_config
 }
 
 # bench_podman_setup_shift USER: the user's one step (shiftbind podman-setup).
