@@ -3,6 +3,10 @@
 # Everything large (kernel tree and builds, debootstrapped guest, images)
 # lives in $(SHIFTBIND_CACHE), keyed by what it was built from; out/ holds
 # this checkout's small build outputs, logs and results.
+#
+# KERNEL, TEST_KERNELS and DEBUG_KERNEL (make's command line or the
+# environment; both reach the scripts' environment) choose the kernel
+# bases: the scripts read them, and scripts/lib.sh holds their defaults.
 
 SHELL := /bin/bash
 SHIFTBIND_CACHE ?= /var/cache/shiftbind
@@ -23,22 +27,34 @@ help:
 	@echo "shiftbind targets:"
 	@echo "  make demo           boot the guest and show containers on a shared image"
 	@echo "  make test           build what is stale, run every test, print 'N passed, N failed'"
-	@echo "                      (SUITES=smoke,host runs only those suites)"
+	@echo "                      (SUITES=smoke,host runs only those suites; the host suites"
+	@echo "                      run once, the guest suites on each kernel of TEST_KERNELS)"
 	@echo "  make shell          interactive shell in the guest (serial console; Ctrl-a x quits)"
 	@echo "                      (KERNEL_VARIANT=debug: on the KASAN/lockdep/kmemleak kernel)"
 	@echo "  make bench          measure container start and file access, shift vs chown copy"
 	@echo "                      (out/bench.json, docs/benchmarks.svg; docs/benchmarks.md)"
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
+	@echo "  make kernel-debug   build the debugging kernel (KASAN, lockdep, kmemleak, failslab)"
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
 	@echo "  make deb            Debian package of the hook and the CLI (debian/) in $(OUT)/deb"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
-	@echo "  make kernel-export  write that tree's commits back to kernel-patches/"
+	@echo "                      ($(SHIFTBIND_CACHE)/kernel/dev-BASE; KERNEL_TREE=DIR elsewhere)"
+	@echo "  make kernel-export  write that tree's commits back to kernel-patches/BASE/"
 	@echo "  make kernel-bisect  build the kernel at every patch of the series (slow)"
 	@echo "  make fuzz           fuzz longer: the hook's parser (FUZZ_TIME=600 s), then the"
 	@echo "                      syscalls on the debug kernel (FUZZ_CALLS=2000000, FUZZ_SEED=N)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
 	@echo "  make clean          remove out/ (results, logs, small builds)"
 	@echo "  make clean-cache    remove $(SHIFTBIND_CACHE) (next build starts cold)"
+	@echo
+	@echo "kernel bases: $$(. scripts/lib.sh && supported_kernels | paste -sd' ') (kernel-patches/BASE/, linux-source-BASE)"
+	@echo "  KERNEL=BASE         the base that kernel, kernel-debug, demo, shell, bench, fuzz"
+	@echo "                      and kernel-tree/-export/-bisect work on (default:"
+	@echo "                      $$(. scripts/lib.sh && echo $$DEFAULT_KERNEL)); make test KERNEL=BASE tests that base alone"
+	@echo "  TEST_KERNELS='A B'  the bases make test runs every guest suite on, one boot"
+	@echo "                      each (default: '$$(. scripts/lib.sh && echo $$DEFAULT_TEST_KERNELS)'); results SUITE@BASE.NAME"
+	@echo "  DEBUG_KERNEL=BASE   the one base of a run whose debug kernel runs the fuzz."
+	@echo "                      suite (default: $$(. scripts/lib.sh && echo $$DEFAULT_DEBUG_KERNEL) if tested, else the run's first)"
 
 deps:
 	@scripts/deps.sh
@@ -106,11 +122,13 @@ shell: deps userspace
 		"$$(rootfs-builder/build-image.sh $(BUILD))"
 
 # Longer fuzzing than make test's: the hook's parser on the host, then the
-# fuzz suite on the debug kernel.  Kernel command-line words of the form
-# NAME=VALUE reach the guest's init, and so the tests, as environment.
+# fuzz suite on the debug kernel of one base (test.sh: KERNEL, else
+# DEBUG_KERNEL), which test.sh builds, with that base's test kernel, as
+# steps.  Kernel command-line words of the form NAME=VALUE reach the
+# guest's init, and so the tests, as environment.
 FUZZ_CALLS ?= 2000000
 FUZZ_SECONDS ?= 3000
-fuzz: deps kernel userspace
+fuzz: deps userspace
 	@FUZZ_TIME=$${FUZZ_TIME:-600} tests/host/hook_fuzz_parser.sh
 	@SUITES=fuzz GUEST_TIMEOUT=$$(($(FUZZ_SECONDS) * 2 + 1200)) \
 		GUEST_APPEND="FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_MAX_SECONDS=$(FUZZ_SECONDS) \

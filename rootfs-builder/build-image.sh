@@ -10,6 +10,14 @@
 # content hash keys the image, and only a new key costs a copy of the base
 # and `mkfs.ext4 -d` (seconds, no loop mount, no debootstrap).
 #
+# Selftests are built per kernel base, so an image with them is one base's:
+# rootfs-BASE-KEY.img, BASE being $KERNEL (default: scripts/lib.sh's
+# DEFAULT_KERNEL), which the key includes too.  Without them (make demo,
+# shell, bench) the image, rootfs-KEY.img, boots on any base.  Each of
+# these kinds keeps its own newest images (prune_old_images), so a run on
+# two bases never deletes the image of the other; the debootstrapped base
+# is shared by all.
+#
 # GUEST_BASE=DIR uses DIR as the base instead of the debootstrapped one
 # (tests/host/guest_image_first_build.sh builds from a small stand-in);
 # GUEST_IMAGE_SIZE sets the image size (default 3G, sparse).
@@ -22,6 +30,7 @@ readonly TEST_USER=tester TEST_UID=1001
 readonly SUBID_START=300000 SUBID_COUNT=65536
 work= # scratch directory, removed on exit
 kselftests= # KSELFTEST_DIR, optional
+kind= # the kernel base of the kselftests, empty without them
 
 install_project_files() {
 	local overlay=$1 bin=$2 suite
@@ -155,13 +164,18 @@ make_image() {
 	mv "$work/rootfs.img" "$image"
 }
 
-# prune_old_images KEEP: delete all but the KEEP newest cached images (up
-# to $IMAGE_SIZE of sparse file each; a run in progress may still be
-# copying an older one).  Having none is the normal first run: find(1),
-# unlike a glob given to ls(1), succeeds when nothing matches.
+# image_name KEY: the file name of the image of this kind with KEY.
+image_name() { echo "rootfs-${kind:+$kind-}$1.img"; }
+
+# prune_old_images KEEP: delete all but the KEEP newest cached images of
+# this kind (up to $IMAGE_SIZE of sparse file each; a run in progress may
+# still be copying an older one, and another kind's may be in use).
+# Having none is the normal first run: find(1), unlike a glob given to
+# ls(1), succeeds when nothing matches.
 prune_old_images() {
 	local keep=$1 old=()
-	mapfile -t old < <(find "$SHIFTBIND_CACHE/guest" -maxdepth 1 -name 'rootfs-*.img' \
+	mapfile -t old < <(find "$SHIFTBIND_CACHE/guest" -maxdepth 1 \
+		-name "$(image_name '????????????????')" \
 		-printf '%T@ %p\n' | sort -rn | cut -d' ' -f2- | tail -n "+$((keep + 1))")
 	[ "${#old[@]}" -eq 0 ] || rm -f -- "${old[@]}"
 }
@@ -169,6 +183,14 @@ prune_old_images() {
 main() {
 	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image
 	kselftests=${2:-}
+	if [ -n "$kselftests" ]; then
+		kind=${KERNEL:-$DEFAULT_KERNEL}
+		# Only a label here (kernel.sh, which built the selftests, checked
+		# the base), but one that goes into a file name.
+		[[ $kind =~ ^[0-9]+(\.[0-9]+)+$ ]] ||
+			die "KERNEL='$kind' is not a kernel base such as $DEFAULT_KERNEL; set it to the base the selftests in $kselftests were built for"
+		[ -d "$kselftests" ] || die "no selftests at $kselftests; build them with 'KERNEL=$kind scripts/kselftests.sh'"
+	fi
 	require_cmd mkfs.ext4 e2fsprogs
 	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")}
 	[ -d "$base" ] || die "guest base $base is not a directory; unset GUEST_BASE to debootstrap one"
@@ -176,9 +198,9 @@ main() {
 	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	assemble_overlay "$work/overlay" "$base" "$bin"
-	key=$(hash_string "$(basename "$base") $(tree_hash "$work/overlay") \
+	key=$(hash_string "$kind $(basename "$base") $(tree_hash "$work/overlay") \
 		$(hash_files "$0")")
-	image=$SHIFTBIND_CACHE/guest/rootfs-$key.img
+	image=$SHIFTBIND_CACHE/guest/$(image_name "$key")
 	with_lock image make_image "$image" "$base" "$work/overlay"
 	echo "$image"
 }

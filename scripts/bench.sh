@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench.sh BIN_DIR: what `make bench` runs after building.  Boots the guest
-# once, on the test kernel, in bench mode (bench/guest.sh measures), then
+# once, on the test kernel of the base KERNEL (kernel.sh's; default
+# scripts/lib.sh's DEFAULT_KERNEL), in bench mode (bench/guest.sh measures), then
 # turns its records into:
 #   $SHIFTBIND_OUT/bench.json          medians, every sample, the goals
 #   $SHIFTBIND_OUT/bench-samples.jsonl the guest's raw records

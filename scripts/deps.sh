@@ -5,8 +5,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 readonly PACKAGES=(
-	# kernel build
-	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
+	# kernel build: the source of each kernel base (kernel-patches/BASE/;
+	# Debian 12 has 6.12 from its security archive)
+	linux-source-6.1 linux-source-6.12
+	build-essential bc bison flex libelf-dev libssl-dev
 	cpio kmod rsync dwarves python3 xz-utils git
 	# scripts/checkpatch.pl (its SPDX check)
 	python3-ply python3-git

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Build the shiftbind kernel: Debian's linux-source-6.1 + kernel-patches/series.
+# Build the shiftbind kernel: Debian's linux-source-$KERNEL + the series of
+# that base, kernel-patches/$KERNEL/series.
 #
 #   kernel.sh build [VARIANT]      extract, patch, configure, build (cached)
 #   kernel.sh image [VARIANT]      print the path of the built bzImage
@@ -10,7 +11,9 @@
 #   kernel.sh bisect-build         build at every patch (separate tree and O= dir)
 #
 # VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
-# configs/kernel-debug.config).
+# configs/kernel-debug.config).  KERNEL names the base (a directory of
+# kernel-patches/: 6.1 or 6.12); each base has its own source, build and
+# dev trees, so a changed patch of one base rebuilds only that kernel.
 #
 # Cache layout under $SHIFTBIND_CACHE/kernel, keyed by what each part is
 # built from:
@@ -21,6 +24,11 @@
 #                              configuration fragments it was configured
 #                              from, .shiftbind-built the series and that
 #                              hash it was built from
+#   dev-<base>/                `make kernel-tree`'s default work tree
+#   bisect-tree-<base>/        `make kernel-bisect`'s work tree (its O= dir
+#                              is build-<srcver>-<variant>-bisect/)
+# <srcver> is the Debian version of linux-source-<base>, so the bases never
+# share a tree or a build.
 # A changed series re-patches only the files the patches touch, and a
 # changed fragment reconfigures the same directory, so either way the next
 # build is incremental: Kbuild records the sources, headers and CONFIG_
@@ -30,10 +38,22 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-readonly SRC_PACKAGE=linux-source-6.1
-readonly SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
-readonly PATCH_DIR=$SHIFTBIND_ROOT/kernel-patches
+KERNEL=${KERNEL:-$DEFAULT_KERNEL}
+require_kernel "$KERNEL"
+readonly KERNEL
+readonly SRC_PACKAGE=linux-source-$KERNEL
+readonly SRC_TARBALL=/usr/src/$SRC_PACKAGE.tar.xz
+readonly PATCH_DIR=$SHIFTBIND_ROOT/kernel-patches/$KERNEL
 readonly SERIES=$PATCH_DIR/series
+# make_hint TARGET: the make command that does TARGET for this base, for
+# the "what to do" part of an error.
+make_hint() { echo "KERNEL=$KERNEL make $1"; }
+
+# variant_target VARIANT: the make target that builds VARIANT.
+variant_target() {
+	if [ "${1:-test}" = test ]; then echo kernel; else echo "kernel-$1"; fi
+}
+
 readonly GIT_ID=(-c user.name=shiftbind -c user.email=shiftbind@localhost
 	-c advice.detachedHead=false -c core.autocrlf=false)
 
@@ -96,7 +116,7 @@ create_source_repo() {
 	tmp=$(mktemp -d "$(kernel_cache)/.extract.XXXXXX")
 	log "extracting $SRC_TARBALL (once per linux-source version)"
 	tar -C "$tmp" -xf "$SRC_TARBALL"
-	mv "$tmp"/linux-source-6.1 "$tmp/tree"
+	mv "$tmp/$SRC_PACKAGE" "$tmp/tree"
 	log "recording the pristine tree in git (base of the series)"
 	git -C "$tmp/tree" init -q
 	# -f: Debian's .gitignore ignores everything at the top level.
@@ -134,7 +154,7 @@ series_tree() {
 			--whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
 			rm -f "$index"
 			cat "$dir/.git/apply.log" >&2
-			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('make kernel-tree', then 'make kernel-export')"
+			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('$(make_hint kernel-tree)', then '$(make_hint kernel-export)')"
 		fi
 	done
 	GIT_INDEX_FILE=$index git -C "$dir" write-tree
@@ -215,13 +235,13 @@ image() {
 	local variant=${1:-test} build img
 	build=$(build_dir "$variant")
 	img=$build/arch/x86/boot/bzImage
-	[ -f "$img" ] || die "no kernel built at $img; run 'make kernel'"
+	[ -f "$img" ] || die "no kernel built at $img; run '$(make_hint "$(variant_target "$variant")")'"
 	[ "$(cat "$build/.shiftbind-built" 2>/dev/null)" = "$(built_key "$variant")" ] ||
-		die "the $variant kernel in $build was built from another series or configuration; run 'make kernel'"
+		die "the $variant kernel in $build was built from another series or configuration; run '$(make_hint "$(variant_target "$variant")")'"
 	echo "$img"
 }
 
-default_dev_tree() { echo "$(kernel_cache)/dev"; }
+default_dev_tree() { echo "$(kernel_cache)/dev-$KERNEL"; }
 
 # A git work tree sharing the source repository's objects, on branch
 # "shiftbind", with each patch of the series as one commit.
@@ -231,7 +251,7 @@ dev_tree() {
 	[ -d "$repo/.git" ] || create_source_repo "$repo"
 	if [ -e "$tree" ]; then
 		log "dev tree already exists: $tree"
-		log "to start over from kernel-patches/: git -C $repo worktree remove --force $tree"
+		log "to start over from kernel-patches/$KERNEL/: git -C $repo worktree remove --force $tree"
 		return 0
 	fi
 	git -C "$repo" worktree prune
@@ -242,7 +262,7 @@ dev_tree() {
 		die "git am failed in $tree; resolve there ('git am --continue') or remove the tree"
 	fi
 	log "dev tree ready: $tree (branch shiftbind, ${#PATCHES[@]} patches on tag base)"
-	log "edit and commit there, then 'make kernel-export' writes kernel-patches/"
+	log "edit and commit there, then '$(make_hint kernel-export)' writes kernel-patches/$KERNEL/"
 }
 
 # Write base..HEAD of a dev tree as numbered patches plus a series file.
@@ -251,13 +271,13 @@ dev_tree() {
 # without a diff.
 export_series() {
 	local tree=${1:-$(default_dev_tree)} out=${2:-$PATCH_DIR} tmp
-	[ -d "$tree" ] || die "no dev tree at $tree; create it with 'make kernel-tree'"
+	[ -d "$tree" ] || die "no dev tree at $tree; create it with '$(make_hint kernel-tree)'"
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes; commit them (one commit per patch) first"
 	tmp=$(mktemp -d)
 	git -C "$tree" format-patch -q --zero-commit --no-signature --abbrev=12 \
 		-N -o "$tmp" base..HEAD
-	(cd "$tmp" && ls -1 -- *.patch 2>/dev/null || true) >"$tmp/series"
+	(cd "$tmp" && { ls -1 -- *.patch 2>/dev/null || true; }) >"$tmp/series"
 	mkdir -p "$out"
 	rm -f "$out"/*.patch
 	if compgen -G "$tmp/*.patch" >/dev/null; then
@@ -280,7 +300,7 @@ bisect_build() {
 	repo=$(source_dir)
 	apply_series
 	configure "$variant"
-	tree=$(kernel_cache)/bisect-tree
+	tree=$(kernel_cache)/bisect-tree-$KERNEL
 	build=$(build_dir "$variant")-bisect
 	total=${#PATCHES[@]}
 	if [ ! -d "$tree" ]; then
@@ -319,18 +339,19 @@ main() {
 	shift || true
 	# Every command but export reads the series; a missing patch ends here.
 	[ "$cmd" = export ] || load_series
+	# A lock per base: each has its own source repository and builds.
 	case "$cmd" in
-	build) with_lock kernel build "$@" ;;
+	build) with_lock "kernel-$KERNEL" build "$@" ;;
 	image) image "$@" ;;
 	build-dir) build_dir "$@" ;;
 	# Not "apply_series && source_dir": errexit is off on the left of &&.
 	source-tree)
-		with_lock kernel apply_series
+		with_lock "kernel-$KERNEL" apply_series
 		source_dir
 		;;
-	dev-tree) with_lock kernel dev_tree "$@" ;;
+	dev-tree) with_lock "kernel-$KERNEL" dev_tree "$@" ;;
 	export) export_series "$@" ;;
-	bisect-build) with_lock kernel-bisect bisect_build "$@" ;;
+	bisect-build) with_lock "kernel-bisect-$KERNEL" bisect_build "$@" ;;
 	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export|bisect-build [ARGS]" ;;
 	esac
 }

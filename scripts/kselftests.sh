@@ -1,7 +1,9 @@
 #!/bin/bash
 # kselftests.sh [VARIANT]: build the kernel selftests the guest runs, from
 # the patched source tree against the build's exported uapi headers, and
-# print the directory holding them (one subdirectory per selftest).
+# print the directory holding them (one subdirectory per selftest).  Of
+# the kernel base KERNEL (kernel.sh's): each base's selftests are built
+# in, and from, its own trees.
 #
 # The series' own selftests (configfd, ...) and the upstream mount API
 # selftests the series must keep passing (regress. suite) are listed in

@@ -9,6 +9,93 @@ SHIFTBIND_CACHE=${SHIFTBIND_CACHE:-/var/cache/shiftbind}
 SHIFTBIND_OUT=${SHIFTBIND_OUT:-$SHIFTBIND_ROOT/out}
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 
+# The kernel bases the project supports: the directories of kernel-patches/,
+# each holding one series (its `series` file, patches and cover letter),
+# applied to Debian's linux-source-BASE.  DEFAULT_KERNEL is the one a
+# command builds and boots when KERNEL is not set (make kernel, demo,
+# shell, bench, kernel-tree, ...).
+# shellcheck disable=SC2034 # read by the scripts that source this file
+DEFAULT_KERNEL=6.1
+
+# What `make test` covers when neither KERNEL nor TEST_KERNELS is set: the
+# host suites once, and every guest suite on each base of this list (a
+# base joins it once its series passes).  The debug-kernel suites (those
+# whose tests/SUITE/kernel says "debug": fuzz.) run on the debug build of
+# one base only, DEBUG_KERNEL (default below), because a cold debug build
+# costs 21 minutes of CI's 90.
+DEFAULT_TEST_KERNELS="6.1"
+DEFAULT_DEBUG_KERNEL=6.1
+
+# supported_kernels: the bases, one a line, in version order.
+supported_kernels() {
+	local dir
+	for dir in "$SHIFTBIND_ROOT"/kernel-patches/*/series; do
+		[ -f "$dir" ] || continue # no match: the glob itself
+		dir=${dir%/series}
+		echo "${dir##*/}"
+	done | sort -V
+}
+
+# require_kernel BASE: fail unless BASE has a series in kernel-patches/.
+require_kernel() {
+	[ -f "$SHIFTBIND_ROOT/kernel-patches/$1/series" ] ||
+		die "no series for kernel '$1' (kernel-patches/$1/series); supported kernels: $(supported_kernels | paste -sd' ')"
+}
+
+# series_patches BASE: the patches BASE's series lists, one a line (blank
+# and comment lines left out, as kernel.sh reads it).
+series_patches() {
+	grep -Ev '^[[:space:]]*(#|$)' "$SHIFTBIND_ROOT/kernel-patches/$1/series" || true
+}
+
+# require_series BASE: fail unless BASE's series lists at least one patch.
+# Built without one, the kernel is Debian's own under the shiftbind name,
+# and every test of the series would be testing nothing.
+require_series() {
+	require_kernel "$1"
+	[ -n "$(series_patches "$1")" ] ||
+		die "kernel-patches/$1/series lists no patches; port the series to $1 first, or leave $1 out of TEST_KERNELS"
+}
+
+# test_kernels: the kernel bases a test run covers, one a line: KERNEL
+# alone when it is set (working on one base), else those of TEST_KERNELS
+# (separated by spaces or commas), else DEFAULT_TEST_KERNELS.  Fails on a
+# base without a series, a repeated or empty list, and KERNEL and
+# TEST_KERNELS naming different things.  In a command substitution,
+# check its status: die() then ends only the subshell.
+test_kernels() {
+	local list bases base seen=' '
+	if [ -n "${KERNEL:-}" ]; then
+		[ -z "${TEST_KERNELS:-}" ] || [ "$TEST_KERNELS" = "$KERNEL" ] ||
+			die "KERNEL=$KERNEL and TEST_KERNELS='$TEST_KERNELS' are both set; set KERNEL to test one kernel, or TEST_KERNELS for several"
+		list=$KERNEL
+	else
+		list=${TEST_KERNELS:-$DEFAULT_TEST_KERNELS}
+	fi
+	read -r -a bases <<<"${list//,/ }"
+	for base in "${bases[@]}"; do
+		require_kernel "$base"
+		[[ $seen != *" $base "* ]] || die "TEST_KERNELS='$list' names $base twice"
+		seen+="$base "
+		echo "$base"
+	done
+	[ "$seen" != ' ' ] || die "TEST_KERNELS is set but empty; name the kernels to test, e.g. TEST_KERNELS='$DEFAULT_TEST_KERNELS'"
+}
+
+# debug_kernel BASE...: which of a run's bases (BASE...) boots its debug
+# build for the debug-kernel suites: DEBUG_KERNEL when set (it must be
+# one of them), else DEFAULT_DEBUG_KERNEL when it is one of them, else
+# the first (KERNEL=6.12 make test runs everything on 6.12).
+debug_kernel() {
+	local want=${DEBUG_KERNEL:-} base
+	for base in "$@"; do
+		[ "$base" = "${want:-$DEFAULT_DEBUG_KERNEL}" ] && echo "$base" && return 0
+	done
+	[ -z "$want" ] ||
+		die "DEBUG_KERNEL=$want is not among the kernels of this run ($*); add it to TEST_KERNELS or choose one of them"
+	echo "$1"
+}
+
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 
 die() {

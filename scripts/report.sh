@@ -3,9 +3,12 @@
 # numbered TAP file, print the failures, end with the summary line.
 #
 # RESULTS are the unnumbered result lines of tests/lib/runner.sh.  LIST
-# names, one "suite/file" per line, every test file that should have run;
-# one without a "# ran suite/file" marker in RESULTS counts as failed (the
-# guest died or stopped before it).  With CI set, a skip is a failure.
+# names, one "suite/file" per line (runner.sh --list), every test file
+# that should have run; one without a "# ran suite/file" marker in RESULTS
+# counts as failed (the guest died or stopped before it).  A guest suite's
+# entries carry the kernel it ran on ("shift@6.12/shift.tap"), so a base
+# whose boot died fails its own results only ("shift@6.12.shift").  With
+# CI set, a skip is a failure.
 #
 # The last line printed is "N passed, N failed, N skipped"; the exit status
 # is 0 only when nothing failed and something ran.
@@ -23,13 +26,22 @@ merged=$(mktemp)
 trap 'rm -f "$merged"' EXIT
 cat -- "$@" >"$merged" 2>/dev/null || true
 
+# where_to_look SUITE[@BASE]/FILE: where the reason for a missing result is.
+where_to_look() {
+	local suite=${1%%/*}
+	case $suite in
+	*@*) echo "a failed step.*@${suite#*@} result says why; see the console logs out/console*@${suite#*@}.log" ;;
+	*) echo "a failed step.* result says why; see out/step-*.log and out/console*.log" ;;
+	esac
+}
+
 # Test files that left no marker: a failure each, with the reason.
 if [ -n "$expect" ]; then
 	while read -r file; do
 		[ -n "$file" ] || continue
 		grep -qxF "# ran $file" "$merged" && continue
-		printf 'not ok - %s\n#   no result: the guest ended before %s ran (a failed step.* result says why; see out/console.log)\n' \
-			"$(tr / . <<<"${file%.*}")" "$file" >>"$merged"
+		printf 'not ok - %s\n#   no result: the guest ended before %s ran (%s)\n' \
+			"$(tr / . <<<"${file%.*}")" "$file" "$(where_to_look "$file")" >>"$merged"
 	done <"$expect"
 fi
 

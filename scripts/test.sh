@@ -1,7 +1,15 @@
 #!/bin/bash
 # test.sh BIN_DIR: run every test suite and report (what `make test` runs
-# after building).  Host suites run here; guest suites run in one boot of
-# the guest.  SUITES=a,b limits the run to those suites.
+# after building).  Host suites run here, once; guest suites run on each
+# kernel base of the run (KERNEL alone, else TEST_KERNELS, else
+# scripts/lib.sh's DEFAULT_TEST_KERNELS), in one boot per base; the
+# debug-kernel suites run on the debug build of one base, DEBUG_KERNEL
+# (scripts/lib.sh's debug_kernel).  SUITES=a,b limits the run to those
+# suites.
+#
+# Guest results are named SUITE@BASE.NAME and steps step.NAME@BASE, so a
+# failure says on which kernel (tests/lib/runner.sh --kernel); host
+# results stay host.NAME.
 #
 # Results: $SHIFTBIND_OUT/results.tap, the failures' diagnostics on
 # stdout, and the summary line "N passed, N failed, N skipped" last.
@@ -31,7 +39,8 @@ suite_kernel() {
 }
 
 # Tests that check, on a second boot of the same disk, what the first
-# boot left: tests/after-reboot/SUITE/ (results are "SUITE.NAME").
+# boot left: tests/after-reboot/SUITE/ (results are "SUITE@BASE.NAME",
+# like the first boot's).
 reboot_suites() {
 	local dir
 	for dir in "$TESTS"/after-reboot/*/; do
@@ -40,7 +49,8 @@ reboot_suites() {
 }
 
 # step NAME CMD...: one step of getting a guest to run the suites
-# (kernel, selftests, image, boot, and their debug-kernel twins).  CMD's
+# (kernel, selftests, image, boot, and their debug-kernel twins; NAME is
+# "kernel@6.1" and the like, the base it is for).  CMD's
 # stderr is shown as it comes and kept in out/step-NAME.log, its stdout is
 # passed on.  A failure becomes the result "not ok - step.NAME" with the
 # step's reason, so the summary names what broke instead of only listing
@@ -58,83 +68,118 @@ step() {
 # harness_failure NAME LOG: record a failed step with its reason, the
 # lines of LOG that say "error:" (every script's die()), else its end.
 harness_failure() {
-	local reason
+	local reason lines
 	reason=$(grep 'error:' "$2" || true)
 	[ -n "$reason" ] || reason=$(tail -n 10 "$2")
 	[ -n "$reason" ] || reason="failed without a message"
+	mapfile -t lines <<<"$reason"
 	{
 		echo "not ok - $1"
-		sed 's/^/#   /' <<<"$reason"
+		printf '#   %s\n' "${lines[@]}"
 	} >>"$SHIFTBIND_OUT/harness.results"
 }
 
-# The kernel of VARIANT, built when stale: sets $kernel to its image.
+# build_kernel BASE VARIANT: kernel.sh's build of one base, refused for a
+# base whose series lists no patches (Debian's kernel under our name).
+build_kernel() {
+	require_series "$1"
+	KERNEL=$1 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$2"
+}
+
+# prepare_kernel BASE VARIANT: the step building BASE's kernel of VARIANT
+# when stale ("kernel@BASE", "debug-kernel@BASE"); prints its image.
 prepare_kernel() {
-	local variant=$1 name=kernel
+	local base=$1 variant=$2 name=kernel
 	[ "$variant" = test ] || name=$variant-kernel
-	step "$name" "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
-		kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image "$variant")
+	step "$name@$base" build_kernel "$base" "$variant" &&
+		KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image "$variant"
 }
 
-# The guest image, one for every boot of this run: built, or found in
-# the cache, on first use.  Sets $image.
-image=
-prepare_image() {
-	[ -n "$image" ] && return 0
-	local kselftests
-	kselftests=$(step selftests "$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
-		image=$(step image "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests")
+# What prepare_guest made of each base this run: its test kernel's image,
+# its guest image (with its selftests), or that a step of it failed.
+declare -A test_kernel=() guest_image=() prepared=()
+
+# prepare_guest BASE: the test kernel, selftests and guest image of BASE
+# (steps kernel@BASE, selftests@BASE, image@BASE), once per run however
+# many boots need them: a failed step is one result, not one per boot.
+prepare_guest() {
+	local base=$1 kselftests
+	case ${prepared[$base]:-} in
+	ok) return 0 ;;
+	failed) return 1 ;;
+	esac
+	prepared[$base]=failed
+	test_kernel[$base]=$(prepare_kernel "$base" test) &&
+		kselftests=$(step "selftests@$base" env KERNEL="$base" "$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
+		guest_image[$base]=$(step "image@$base" env KERNEL="$base" \
+			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") ||
+		return 1
+	prepared[$base]=ok
 }
 
-# boot_guest NAME RESULTS CONSOLE SUITES: one boot of $kernel on $image,
-# a step of its own.
+# out_file NAME BASE: the per-run output file NAME of BASE's boots (NAME
+# with "@BASE" before its extension: guest@6.1.results, console@6.1.log).
+out_file() { echo "$SHIFTBIND_OUT/${1%.*}@$2.${1##*.}"; }
+
+# expect BASE DIR...: every test file of these suites must leave a result
+# of BASE's boots (report.sh --expect).
+expect() {
+	local base=$1
+	shift
+	"$TESTS/lib/runner.sh" --kernel "$base" --list "$@" >>"$SHIFTBIND_OUT/expected.list"
+}
+
+# boot_guest BASE NAME KERNEL_IMAGE RESULTS CONSOLE SUITES: one boot of
+# BASE's guest (step NAME@BASE); the guest names its results after BASE.
 boot_guest() {
-	GUEST_RESULTS=$2 GUEST_CONSOLE=$3 step "$1" \
-		"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$kernel" "$image" "$4"
+	GUEST_RESULTS=$(out_file "$4" "$1") GUEST_CONSOLE=$(out_file "$5" "$1") \
+		GUEST_APPEND="shiftbind.kernel=$1 ${GUEST_APPEND:-}" step "$2@$1" \
+		"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$3" "${guest_image[$1]}" "$6"
 }
 
-# run_test_suites SUITE...: boot the test kernel for these suites, then
-# the same disk again for their after-reboot/ checks.
+# run_test_suites BASE SUITE...: boot BASE's test kernel for these suites,
+# then the same disk again for their after-reboot/ checks.
 run_test_suites() {
-	local dirs=() reboot=() suite
+	local base=$1 dirs=() reboot=() suite
+	shift
 	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
 	while read -r suite; do
 		selected "$suite" && reboot+=("after-reboot/$suite")
 	done < <(reboot_suites)
-	"$TESTS/lib/runner.sh" --list "${dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
-	[ "${#reboot[@]}" -eq 0 ] || "$TESTS/lib/runner.sh" --list \
-		"${reboot[@]/#/$TESTS/}" >>"$SHIFTBIND_OUT/expected.list"
-	prepare_kernel test && prepare_image || return 0
+	expect "$base" "${dirs[@]}"
+	[ "${#reboot[@]}" -eq 0 ] || expect "$base" "${reboot[@]/#/$TESTS/}"
+	prepare_guest "$base" || return 0
 	# Both boots use one disk, so the second sees what the first wrote.
-	export GUEST_DISK=$SHIFTBIND_CACHE/run/test-disk-$$.img
+	export GUEST_DISK=$SHIFTBIND_CACHE/run/test-disk-$base-$$.img
 	mkdir -p "$SHIFTBIND_CACHE/run"
 	rm -f "$GUEST_DISK"
-	log "booting the guest for suites: $*"
-	boot_guest boot "$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/console.log" \
+	log "booting the $base guest for suites: $*"
+	boot_guest "$base" boot "${test_kernel[$base]}" guest.results console.log \
 		"$(IFS=,; echo "$*")" &&
 		if [ "${#reboot[@]}" -gt 0 ]; then
-			log "booting the same disk again for: ${reboot[*]}"
-			boot_guest reboot "$SHIFTBIND_OUT/guest-reboot.results" \
-				"$SHIFTBIND_OUT/console-reboot.log" "$(IFS=,; echo "${reboot[*]}")"
+			log "booting the same $base disk again for: ${reboot[*]}"
+			boot_guest "$base" reboot "${test_kernel[$base]}" guest-reboot.results \
+				console-reboot.log "$(IFS=,; echo "${reboot[*]}")"
 		fi
 	rm -f "$GUEST_DISK"
 	unset GUEST_DISK
 }
 
-# run_debug_suites SUITE...: build the debugging kernel (KASAN, lockdep,
-# kmemleak, failslab: configs/kernel-debug.config) and boot it on a fresh
-# copy of the guest image for these suites, with a kernel log large
-# enough that a burst of reports cannot push out a test's marker.
+# run_debug_suites BASE SUITE...: build BASE's debugging kernel (KASAN,
+# lockdep, kmemleak, failslab: configs/kernel-debug.config) and boot it on
+# a fresh copy of BASE's guest image for these suites, with a kernel log
+# large enough that a burst of reports cannot push out a test's marker.
 run_debug_suites() {
-	local dirs=() suite
+	local base=$1 dirs=() suite kernel
+	shift
 	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
-	"$TESTS/lib/runner.sh" --list "${dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
-	log "building the debug kernel for suites: $*"
-	prepare_kernel debug && prepare_image || return 0
-	log "booting the debug kernel for suites: $*"
+	expect "$base" "${dirs[@]}"
+	log "building the $base debug kernel for suites: $*"
+	prepare_guest "$base" && kernel=$(prepare_kernel "$base" debug) || return 0
+	log "booting the $base debug kernel for suites: $*"
 	GUEST_APPEND="log_buf_len=4M ${GUEST_APPEND:-}" \
-		boot_guest debug-boot "$SHIFTBIND_OUT/guest-debug.results" \
-		"$SHIFTBIND_OUT/console-debug.log" "$(IFS=,; echo "$*")" || true
+		boot_guest "$base" debug-boot "$kernel" guest-debug.results \
+		console-debug.log "$(IFS=,; echo "$*")" || true
 }
 
 selected() {
@@ -143,10 +188,12 @@ selected() {
 }
 
 main() {
-	local suite host_dirs=() guest=() debug=()
+	local suite list base kernels=() debug_base host_dirs=() guest=() debug=()
 	[ -n "$bin" ] || die "usage: test.sh BIN_DIR"
+	list=$(test_kernels) || exit 1
+	mapfile -t kernels <<<"$list"
 	mkdir -p "$SHIFTBIND_OUT"
-	rm -f "$SHIFTBIND_OUT"/{host,guest,guest-reboot,guest-debug,harness}.results \
+	rm -f "$SHIFTBIND_OUT"/{host,guest*,harness}.results \
 		"$SHIFTBIND_OUT/expected.list" "$SHIFTBIND_OUT"/step-*.log
 	: >"$SHIFTBIND_OUT/harness.results"
 
@@ -161,21 +208,30 @@ main() {
 		*) harness_failure "$suite.kernel" <(echo "error: tests/$suite/kernel names an unknown kernel variant; use 'test' or 'debug'") ;;
 		esac
 	done < <(guest_suites)
+	# Checked before the host suites' minutes: a wrong DEBUG_KERNEL ends here.
+	if [ "${#debug[@]}" -gt 0 ]; then
+		debug_base=$(debug_kernel "${kernels[@]}") || exit 1
+	fi
 
 	if [ "${#host_dirs[@]}" -gt 0 ]; then
 		"$TESTS/lib/runner.sh" --list "${host_dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
-		log "running host suites: ${HOST_SUITES[*]}"
-		"$TESTS/lib/runner.sh" --logs "$SHIFTBIND_OUT/logs" "${host_dirs[@]}" \
-			>"$SHIFTBIND_OUT/host.results"
+		log "running host suites: ${HOST_SUITES[*]} (checking the series of: ${kernels[*]})"
+		# The host's checks of the series (checkpatch, round trip) cover
+		# the run's kernels (tests/lib/testlib.sh, kernels_under_test).
+		TEST_KERNELS=${kernels[*]} "$TESTS/lib/runner.sh" --logs "$SHIFTBIND_OUT/logs" \
+			"${host_dirs[@]}" >"$SHIFTBIND_OUT/host.results"
 	fi
 
-	[ "${#guest[@]}" -eq 0 ] || run_test_suites "${guest[@]}"
-	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "${debug[@]}"
+	if [ "${#guest[@]}" -gt 0 ]; then
+		for base in "${kernels[@]}"; do
+			run_test_suites "$base" "${guest[@]}"
+		done
+	fi
+	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "$debug_base" "${debug[@]}"
 
 	"$SHIFTBIND_ROOT/scripts/report.sh" --expect "$SHIFTBIND_OUT/expected.list" \
 		"$SHIFTBIND_OUT/results.tap" "$SHIFTBIND_OUT/host.results" \
-		"$SHIFTBIND_OUT/guest.results" "$SHIFTBIND_OUT/guest-reboot.results" \
-		"$SHIFTBIND_OUT/guest-debug.results" "$SHIFTBIND_OUT/harness.results"
+		"$SHIFTBIND_OUT"/guest*@*.results "$SHIFTBIND_OUT/harness.results"
 }
 
 # Sourced by tests/host/test_names_failed_step.sh for step(); run, it tests.

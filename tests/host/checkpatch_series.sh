@@ -1,7 +1,9 @@
 #!/bin/bash
-# Every patch of the series is clean under the kernel's own
-# `scripts/checkpatch.pl --strict`: no error, warning or check; and every
-# file the series adds has a maintainer in MAINTAINERS.
+# Every patch of the series of each kernel under test (kernels_under_test)
+# is clean under that kernel's own `scripts/checkpatch.pl --strict`: no
+# error, warning or check; and every file the series adds has a maintainer
+# in that kernel's MAINTAINERS.  A kernel whose series is missing or empty
+# fails (series_of).
 #
 # checkpatch's FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires
 # for any patch that adds a file without touching MAINTAINERS, even when
@@ -9,29 +11,58 @@
 # exactly, so it replaces the heuristic here.
 . "$(dirname "$0")/../lib/testlib.sh"
 
-patches=$SHIFTBIND_TESTS/../kernel-patches
-tree=$("$SHIFTBIND_TESTS/../scripts/kernel.sh" source-tree)
+kernel=$SHIFTBIND_TESTS/../scripts/kernel.sh
 # checkpatch's SPDX check runs python3 with Debian's ply and git modules.
 export PATH=/usr/bin:/bin:$PATH
 
-dirty=0
-while read -r patch; do
-	[ -n "$patch" ] || continue
-	if ! report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
-		--ignore FILE_PATH_CHANGES "$patches/$patch" 2>&1) || [ -n "$report" ]; then
-		printf '%s:\n%s\n' "$patch" "$report"
-		dirty=1
-	fi
-done <"$patches/series"
-[ "$dirty" -eq 0 ] || fail "checkpatch --strict is not clean on the patches above"
+# checkpatch_clean BASE TREE PATCH...: checkpatch of each patch of BASE in
+# its patched source TREE; prints the reports, fails when there are any.
+checkpatch_clean() {
+	local base=$1 tree=$2 patch report dirty=0
+	shift 2
+	for patch in "$@"; do
+		if ! report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
+			--ignore FILE_PATH_CHANGES "$SHIFTBIND_TESTS/../kernel-patches/$base/$patch" 2>&1) ||
+			[ -n "$report" ]; then
+			printf '%s/%s:\n%s\n' "$base" "$patch" "$report"
+			dirty=1
+		fi
+	done
+	return "$dirty"
+}
 
-# Files the series adds: "+++ b/PATH" right after "new file mode".
-added=$(cd "$patches" && awk '/^new file mode/ { n = 1; next }
-	n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; n = 0 }' $(cat series) | sort -u)
-[ -n "$added" ] || fail "found no added files in the series; is the parser broken?"
-for file in $added; do
-	case $file in */.gitignore) continue ;; esac
-	owners=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
-		--no-git-fallback -f "$file" 2>/dev/null)
-	assert_contains "shiftbind developers" "$owners" "maintainers of $file"
+# files_added BASE PATCH...: the files BASE's patches add, "+++ b/PATH"
+# right after "new file mode".
+files_added() {
+	local base=$1
+	shift
+	(cd "$SHIFTBIND_TESTS/../kernel-patches/$base" && awk '/^new file mode/ { n = 1; next }
+		n && /^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print; n = 0 }' "$@") | sort -u
+}
+
+# maintained BASE TREE PATCH...: every file the patches add, but a
+# .gitignore, has the shiftbind developers as maintainers in TREE.
+maintained() {
+	local base=$1 tree=$2 added file owners
+	shift 2
+	added=$(files_added "$base" "$@")
+	[ -n "$added" ] || fail "found no added files in the $base series; is the parser broken?"
+	for file in $added; do
+		case $file in */.gitignore) continue ;; esac
+		owners=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
+			--no-git-fallback -f "$file" 2>/dev/null)
+		assert_contains "shiftbind developers" "$owners" "maintainers of $file in the $base tree"
+	done
+}
+
+kernels=$(kernels_under_test)
+dirty=()
+for base in $kernels; do
+	names=$(series_of "$base")
+	mapfile -t patches <<<"$names"
+	tree=$(KERNEL=$base "$kernel" source-tree)
+	checkpatch_clean "$base" "$tree" "${patches[@]}" || dirty+=("$base")
+	maintained "$base" "$tree" "${patches[@]}"
 done
+[ "${#dirty[@]}" -eq 0 ] || fail "checkpatch --strict is not clean on the patches above (kernels: ${dirty[*]})"
+echo "checkpatch --strict clean and every added file maintained, on kernels: ${kernels//$'\n'/ }"

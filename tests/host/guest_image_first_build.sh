@@ -2,8 +2,12 @@
 # The guest image step on an empty cache, as on a fresh machine: the first
 # image is built, published and printed; a rerun with nothing changed
 # reuses it; a changed input builds a second one and keeps the first.
-# The base is a small stand-in (GUEST_BASE) so that this takes seconds
-# instead of a debootstrap.
+# With a kernel base's selftests the image is that base's
+# (rootfs-BASE-KEY.img): two bases get two images from one guest base,
+# and pruning old images of one base leaves the other's and the
+# selftest-less ones alone.  The base is a small stand-in (GUEST_BASE)
+# and so are the selftests, so that this takes seconds instead of a
+# debootstrap and kernel builds.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
 require_root
@@ -40,7 +44,7 @@ first=$(tail -n 1 <<<"$OUTPUT")
 assert_match "^$SHIFTBIND_CACHE/guest/rootfs-[0-9a-f]{16}\.img\$" "$first" "image path printed"
 [ -s "$first" ] || fail "build-image.sh printed $first but left no image there; output: $OUTPUT"
 assert_contains "filesystem volume name:   shiftbind-root" \
-	"$(dumpe2fs -h "$first" 2>/dev/null | tr 'A-Z' 'a-z')" "the image is an ext4 file system"
+	"$(dumpe2fs -h "$first" 2>/dev/null | tr '[:upper:]' '[:lower:]')" "the image is an ext4 file system"
 # The test user and its subordinate ids are in the image.
 assert_contains "tester:x:1001:" "$(debugfs -R 'cat /etc/passwd' "$first" 2>/dev/null)" "test user"
 # The parser child's system user, which the install step creates.
@@ -56,4 +60,34 @@ make_bin_dir second
 assert_status 0 "$build_image" "$SCRATCH/bin"
 second=$(tail -n 1 <<<"$OUTPUT")
 [ "$second" != "$first" ] || fail "a changed probe kept the image key $first"
-[ -s "$second" ] && [ -s "$first" ] || fail "expected both images in the cache: $(ls "$SHIFTBIND_CACHE/guest")"
+{ [ -s "$second" ] && [ -s "$first" ]; } || fail "expected both images in the cache: $(ls "$SHIFTBIND_CACHE/guest")"
+
+# Stand-in selftests, as scripts/kselftests.sh lays them out.
+install -d "$SCRATCH/kselftests/configfd"
+printf '#!/bin/sh\necho 1..0\n' >"$SCRATCH/kselftests/configfd/configfd_test"
+chmod 755 "$SCRATCH/kselftests/configfd/configfd_test"
+
+# build_for BASE: the image with the stand-in selftests for BASE; sets $image.
+build_for() {
+	KERNEL=$1 assert_status 0 "$build_image" "$SCRATCH/bin" "$SCRATCH/kselftests"
+	image=$(tail -n 1 <<<"$OUTPUT")
+	assert_match "^$SHIFTBIND_CACHE/guest/rootfs-${1//./\\.}-[0-9a-f]{16}\.img\$" "$image" "image path for kernel $1"
+}
+build_for 6.1
+old_61=$image
+assert_contains "configfd_test" "$(debugfs -R 'ls -l /usr/lib/shiftbind/kselftests/configfd' "$old_61" 2>/dev/null)" \
+	"the selftests in the image"
+build_for 6.12
+[ "$image" != "$old_61" ] || fail "two kernel bases got one image: $image"
+old_612=$image
+
+# A new image keeps the two newest of its kind beside it: after three
+# more 6.1 images the oldest 6.1 one is gone, and no other.
+for probe in third fourth fifth; do
+	make_bin_dir "$probe"
+	build_for 6.1
+done
+[ ! -e "$old_61" ] || fail "the oldest 6.1 image $old_61 was kept beside three newer ones"
+for kept in "$old_612" "$first" "$second"; do
+	[ -s "$kept" ] || fail "building 6.1 images pruned $kept: $(ls "$SHIFTBIND_CACHE/guest")"
+done

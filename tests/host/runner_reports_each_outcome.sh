@@ -3,7 +3,9 @@
 # pass, fail with the test's output as diagnostics, skip with its reason,
 # TAP subtests under the suite's name (notes after them kept; a kselftest
 # fixture named after the suite said once), a TAP file whose plan does not match
-# as a failure, and a "# ran" marker after every file.
+# as a failure, and a "# ran" marker after every file.  With --kernel BASE
+# (the guest's runs) every name carries the kernel: SUITE@BASE.NAME, and
+# "# ran SUITE@BASE/FILE", as --list --kernel BASE expects them.
 . "$(dirname "$0")/../lib/testlib.sh"
 scratch_dir
 
@@ -30,3 +32,14 @@ assert_contains $'not ok - demo.short\n#   exit status 0, planned 3, reported 1'
 assert_eq 5 "$(grep -c '^# ran demo/' <<<"$out")" "number of ran markers"
 assert_eq "$(printf 'demo/fails.sh\ndemo/passes.sh\ndemo/short.tap\ndemo/skips.sh\ndemo/sub.tap')" \
 	"$("$SHIFTBIND_TESTS/lib/runner.sh" --list "$suite")" "listed test files"
+
+out=$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.12 --logs "$SCRATCH/logs" "$suite" 2>/dev/null)
+assert_contains $'not ok - demo@6.12.fails\n#   exit status 3' "$out"
+assert_contains 'ok - demo@6.12.skips # SKIP no widget' "$out"
+assert_contains 'not ok - demo@6.12.second' "$out"
+assert_contains $'ok - demo@6.12.fixture_test\n' "$out" "a fixture named after the suite, under --kernel"
+assert_contains $'not ok - demo@6.12.short\n' "$out"
+assert_eq "" "$(grep -E '^(not )?ok - demo\.' <<<"$out" || true)" "results without the kernel"
+assert_eq 5 "$(grep -c '^# ran demo@6.12/' <<<"$out")" "ran markers with the kernel"
+assert_eq "$(printf 'demo@6.12/fails.sh\ndemo@6.12/passes.sh\ndemo@6.12/short.tap\ndemo@6.12/skips.sh\ndemo@6.12/sub.tap')" \
+	"$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.12 --list "$suite")" "listed test files with the kernel"

@@ -1,30 +1,53 @@
 #!/bin/bash
-# The developer loop is lossless: kernel-patches/ -> git tree (one commit
-# per patch, `make kernel-tree`) -> kernel-patches/ (`make kernel-export`)
-# reproduces the series byte for byte.
+# The developer loop is lossless, for the series of each kernel under test
+# (kernels_under_test): kernel-patches/BASE/ -> git tree (one commit per
+# patch, `KERNEL=BASE make kernel-tree`) -> kernel-patches/BASE/
+# (`make kernel-export`) reproduces the series byte for byte.  A kernel
+# whose series is missing or empty fails (series_of).
 . "$(dirname "$0")/../lib/testlib.sh"
 
 kernel=$SHIFTBIND_TESTS/../scripts/kernel.sh
-patches=$SHIFTBIND_TESTS/../kernel-patches
 cache=${SHIFTBIND_CACHE:-/var/cache/shiftbind}
 mkdir -p "$cache/tmp"
 SCRATCH=$(mktemp -d "$cache/tmp/roundtrip.XXXXXX")
-repo=$(dirname "$("$kernel" source-tree)/.git")
+worktrees=() # "REPO TREE" of each dev tree made here
 cleanup() {
-	git -C "$repo" worktree remove --force "$SCRATCH/tree" 2>/dev/null || true
+	local entry
+	for entry in "${worktrees[@]}"; do
+		git -C "${entry%% *}" worktree remove --force "${entry#* }" 2>/dev/null || true
+	done
 	rm -rf "$SCRATCH"
 }
 trap cleanup EXIT
 
-assert_status 0 "$kernel" dev-tree "$SCRATCH/tree"
-assert_eq "$(grep -c . "$patches/series" || true)" \
-	"$(git -C "$SCRATCH/tree" rev-list --count base..HEAD)" "commits in the dev tree"
-assert_status 0 "$kernel" export "$SCRATCH/tree" "$SCRATCH/exported"
+# series_files DIR: the series file and the patches in DIR, sorted.
+series_files() {
+	find "$1" -maxdepth 1 -type f \( -name series -o -name '*.patch' \) -printf '%f\n' | sort
+}
 
-for file in series $(cat "$patches/series"); do
-	cmp "$patches/$file" "$SCRATCH/exported/$file" ||
-		fail "round trip changed $file: $(diff -u "$patches/$file" "$SCRATCH/exported/$file" | head -n 20)"
+# roundtrip BASE: BASE's series through a dev tree and back.
+roundtrip() {
+	local base=$1 names patches repo tree out file
+	tree=$SCRATCH/tree-$base
+	out=$SCRATCH/exported-$base
+	names=$(series_of "$base")
+	patches=$SHIFTBIND_TESTS/../kernel-patches/$base
+	repo=$(KERNEL=$base "$kernel" source-tree)
+	worktrees+=("$repo $tree")
+	KERNEL=$base assert_status 0 "$kernel" dev-tree "$tree"
+	assert_eq "$(grep -c . <<<"$names")" "$(git -C "$tree" rev-list --count base..HEAD)" \
+		"commits in the $base dev tree"
+	KERNEL=$base assert_status 0 "$kernel" export "$tree" "$out"
+
+	for file in series $names; do
+		cmp "$patches/$file" "$out/$file" ||
+			fail "$base: round trip changed $file: $(diff -u "$patches/$file" "$out/$file" | head -n 20)"
+	done
+	assert_eq "$(series_files "$patches")" "$(series_files "$out")" "files of the $base series"
+}
+
+kernels=$(kernels_under_test)
+for base in $kernels; do
+	roundtrip "$base"
 done
-assert_eq "$(cd "$patches" && ls -1 series ./*.patch 2>/dev/null | sed 's|^\./||' | sort)" \
-	"$(cd "$SCRATCH/exported" && ls -1 series ./*.patch 2>/dev/null | sed 's|^\./||' | sort)" \
-	"files of the series"
+echo "the series round-trips through a dev tree on kernels: ${kernels//$'\n'/ }"

@@ -1,11 +1,17 @@
 #!/bin/bash
 # runner.sh: run test suites, on the host or in the guest, and print results.
 #
-#   runner.sh [--logs DIR] SUITE_DIR...    run, print result lines on stdout
-#   runner.sh --list SUITE_DIR...          print the test files that will run
+#   runner.sh [--kernel BASE] [--logs DIR] SUITE_DIR...
+#                           run, print result lines on stdout
+#   runner.sh [--kernel BASE] --list SUITE_DIR...
+#                           print the test files that will run
 #
-# A suite is a directory; its name is the directory's name.  Each executable
-# file in it is one test file:
+# A suite is a directory; its name is the directory's name.  With --kernel
+# (the guest's runs: every guest suite runs on each kernel base of the
+# run), the results are named SUITE@BASE instead of SUITE below, e.g.
+# "shift@6.1.NAME" and "# ran shift@6.1/shift.tap", so that a failure
+# says on which kernel; the host's results stay "host.NAME".
+# Each executable file in a suite is one test file:
 #   NAME.sh   one test, "SUITE.NAME"; exit 0 = pass, 77 = skip (its last
 #             line of output is the reason), anything else = fail
 #   NAME.tap  prints TAP; each "ok N NAME" / "not ok N NAME" line becomes
@@ -42,9 +48,10 @@ status_reason() {
 	esac
 }
 
+# run_sh_test LABEL FILE LOG: run one NAME.sh test; its result is LABEL.NAME.
 run_sh_test() {
-	local suite=$1 file=$2 log=$3 name status reason
-	name=$suite.$(basename "$file" .sh)
+	local label=$1 file=$2 log=$3 name status reason
+	name=$label.$(basename "$file" .sh)
 	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
 	status=$?
 	case $status in
@@ -63,9 +70,10 @@ run_sh_test() {
 
 # Re-emit a TAP program's results under the suite's name.  Anything that
 # looks like a result but does not parse, a missing or wrong plan, and a
-# non-zero exit are failures of the file itself.
+# non-zero exit are failures of the file itself.  Results are LABEL.NAME;
+# SUITE is the suite's plain name, which a kselftest's fixture may repeat.
 run_tap_test() {
-	local suite=$1 file=$2 log=$3 stem status line planned=-1 seen=0 bad=0
+	local label=$1 suite=$2 file=$3 log=$4 stem status line planned=-1 seen=0 bad=0
 	stem=$(basename "$file" .tap)
 	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
 	status=$?
@@ -82,60 +90,70 @@ run_tap_test() {
 			# named after the suite is said once (shift.NAME).
 			tname=${tname#"$suite".}
 			if [ -n "${BASH_REMATCH[1]}" ]; then
-				echo "not ok - $suite.$tname"
+				echo "not ok - $label.$tname"
 				echo "#   see $stem output below"
 				bad=1
 			elif [ -n "${BASH_REMATCH[5]}" ]; then
-				echo "ok - $suite.$tname # SKIP${BASH_REMATCH[6]}"
+				echo "ok - $label.$tname # SKIP${BASH_REMATCH[6]}"
 			elif [ -n "${BASH_REMATCH[6]}" ]; then
-				echo "ok - $suite.$tname # ${BASH_REMATCH[6]}"
+				echo "ok - $label.$tname # ${BASH_REMATCH[6]}"
 			else
-				echo "ok - $suite.$tname"
+				echo "ok - $label.$tname"
 			fi
 		fi
 	done <"$log"
 	if [ "$status" -ne 0 ] || [ "$planned" -ne "$seen" ] || [ "$bad" -ne 0 ]; then
-		echo "not ok - $suite.$stem"
+		echo "not ok - $label.$stem"
 		echo "#   $(status_reason "$status"), planned $planned, reported $seen"
 		diagnostics "$log"
 	fi
 }
 
+# label SUITE_DIR: what the suite's results are named: SUITE, or
+# SUITE@BASE under --kernel.
+label() { echo "$(basename "$1")${kernel:+@$kernel}"; }
+
 run_suites() {
-	local logs=$1 dir suite file
+	local logs=$1 dir suite file log
 	shift
 	mkdir -p "$logs"
 	for dir in "$@"; do
 		suite=$(basename "$dir")
 		while read -r file; do
-			local log=$logs/$suite.$(basename "$file").log
-			printf 'running %s/%s\n' "$suite" "$(basename "$file")" >&2
+			log=$logs/$(label "$dir").$(basename "$file").log
+			printf 'running %s/%s\n' "$(label "$dir")" "$(basename "$file")" >&2
 			case $file in
-			*.sh) run_sh_test "$suite" "$file" "$log" ;;
-			*.tap) run_tap_test "$suite" "$file" "$log" ;;
+			*.sh) run_sh_test "$(label "$dir")" "$file" "$log" ;;
+			*.tap) run_tap_test "$(label "$dir")" "$suite" "$file" "$log" ;;
 			esac
-			echo "# ran $suite/$(basename "$file")"
+			echo "# ran $(label "$dir")/$(basename "$file")"
 		done < <(test_files "$dir")
 	done
 }
 
+list_suites() {
+	local dir
+	for dir in "$@"; do
+		test_files "$dir" | sed "s|^.*/|$(label "$dir")/|"
+	done
+}
+
+kernel= # --kernel BASE
 main() {
-	local logs=${TMPDIR:-/tmp}/shiftbind-test-logs
-	case ${1:-} in
-	--list)
-		shift
-		local dir
-		for dir in "$@"; do
-			test_files "$dir" | sed "s|^.*/|$(basename "$dir")/|"
-		done
-		return
-		;;
-	--logs)
-		logs=$2
-		shift 2
-		;;
-	esac
-	run_suites "$logs" "$@"
+	local logs=${TMPDIR:-/tmp}/shiftbind-test-logs list=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--kernel) kernel=${2:?--kernel needs a kernel base, e.g. 6.1} && shift 2 ;;
+		--logs) logs=${2:?--logs needs a directory} && shift 2 ;;
+		--list) list=1 && shift ;;
+		*) break ;;
+		esac
+	done
+	if [ -n "$list" ]; then
+		list_suites "$@"
+	else
+		run_suites "$logs" "$@"
+	fi
 }
 
 main "$@"

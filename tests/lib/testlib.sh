@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables set here are the callers'
 # Helpers for shell tests (host and guest).  Sourced by tests/<suite>/*.sh.
 #
 # A test states what it checks with the assert_* helpers; the first failed
@@ -64,6 +65,33 @@ scratch_dir() {
 	trap 'rm -rf "$SCRATCH"' EXIT
 }
 
+# kernels_under_test (host tests only: the guest has no scripts/): the
+# kernel bases whose series the host checks, one a line: the run's
+# (test.sh passes them in TEST_KERNELS), or scripts/lib.sh's default list
+# when a test runs on its own.  Assign it before looping over it: a
+# failure inside $(...) in a for list would be ignored.
+kernels_under_test() {
+	with_scripts_lib test_kernels || fail "no kernels to test (the error above says why)"
+}
+
+# series_of BASE (host tests only): the patches kernel-patches/BASE/series
+# lists, one a line.  Fails when the file is missing or lists none, so that
+# a check of a kernel's series never passes on an empty one.
+series_of() {
+	with_scripts_lib require_series "$1" || fail "kernel $1 has no series to check (the error above says why)"
+	with_scripts_lib series_patches "$1"
+}
+
+# with_scripts_lib CMD...: CMD, a function of scripts/lib.sh, in a
+# subshell, so that lib.sh's variables and die() stay out of the test.
+with_scripts_lib() {
+	(
+		# shellcheck source=/dev/null # checked on its own, and its names are the subshell's
+		. "$SHIFTBIND_TESTS/../scripts/lib.sh"
+		"$@"
+	)
+}
+
 # json_args ARG...: the arguments as a JSON array of strings.  One --arg
 # at a time: after --args, jq would still take "-c" and the like as its
 # own options.
@@ -86,10 +114,12 @@ make_bundle() {
 	shift 4
 	mkdir -p "$dir"
 	(cd "$dir" && rm -f config.json && crun spec)
+	# shellcheck disable=SC2016 # jq's variables, not the shell's
 	local filter='.root.path = $root | .root.readonly = false
 		| .process.terminal = false | .process.args = $args
 		| .hostname = "shiftbind-test"'
 	if [ "$uid_map" != none ]; then
+		# shellcheck disable=SC2016 # jq's variables, not the shell's
 		filter+=' | .linux.namespaces += [{"type": "user"}]
 			| .linux.uidMappings = $uids | .linux.gidMappings = $gids'
 	fi
