@@ -32,7 +32,7 @@ help:
 	@echo "  make shell          interactive shell in the guest (serial console; Ctrl-a x quits)"
 	@echo "                      (KERNEL_VARIANT=debug: on the KASAN/lockdep/kmemleak kernel)"
 	@echo "  make bench          measure container start and file access, shift vs chown copy"
-	@echo "                      (out/bench.json, docs/benchmarks.svg; docs/benchmarks.md)"
+	@echo "                      (out/bench.json; docs/benchmarks.md and -BASE.svg, per KERNEL)"
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
 	@echo "  make kernel-debug   build the debugging kernel (KASAN, lockdep, kmemleak, failslab)"
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"

@@ -6,8 +6,9 @@
 #   $SHIFTBIND_OUT/bench.json          medians, every sample, the goals
 #   $SHIFTBIND_OUT/bench-samples.jsonl the guest's raw records
 #   $SHIFTBIND_OUT/bench-table.md      the result tables
-#   docs/benchmarks.svg                start time vs image size
-#   docs/benchmarks.md                 its results section, replaced
+#   docs/benchmarks-BASE.svg           start time vs image size
+#   docs/benchmarks.md                 the results section of that base,
+#                                      replaced (appended on its first run)
 # and prints the tables.  docs/benchmarks.md says what is measured and how.
 #
 # Environment: BENCH_TRIALS (chown copies and steady state, default 5),
@@ -28,8 +29,12 @@ readonly CONTROL_ROUNDS=${BENCH_CONTROL_ROUNDS:-6}
 readonly SCRATCH_SIZE=${BENCH_SCRATCH_SIZE:-8G}
 readonly BENCH_DIR=$SHIFTBIND_ROOT/bench
 readonly DOCS=$SHIFTBIND_ROOT/docs
-readonly RESULTS_BEGIN='<!-- bench-results:begin (scripts/bench.sh rewrites this section) -->'
-readonly RESULTS_END='<!-- bench-results:end -->'
+readonly BASE=${KERNEL:-$DEFAULT_KERNEL}
+# One results section per kernel base, so that the bases' runs stand side
+# by side (ratios within a run compare; absolute times across runs less).
+readonly RESULTS_BEGIN="<!-- bench-results@$BASE:begin (scripts/bench.sh rewrites this section) -->"
+readonly RESULTS_END="<!-- bench-results@$BASE:end -->"
+readonly PLOT=benchmarks-$BASE.svg
 scratch= # the scratch disk image, removed on exit
 
 check_params() {
@@ -93,15 +98,41 @@ plot() {
 		die "gnuplot failed on $data; see its messages above"
 }
 
-# update_docs TABLE: replace the results section of docs/benchmarks.md.
+# update_docs TABLE: replace the results section of BASE in
+# docs/benchmarks.md, or append one after the last section of another
+# base on BASE's first run.
 update_docs() {
 	local doc=$DOCS/benchmarks.md
-	{ grep -qxF "$RESULTS_BEGIN" "$doc" && grep -qxF "$RESULTS_END" "$doc"; } ||
-		die "$doc lacks the lines '$RESULTS_BEGIN' and '$RESULTS_END' around its results; restore them"
+	grep -qxF "$RESULTS_BEGIN" "$doc" || add_results_section "$doc"
+	grep -qxF "$RESULTS_END" "$doc" ||
+		die "$doc has '$RESULTS_BEGIN' but not '$RESULTS_END' after it; restore that line"
 	awk -v begin="$RESULTS_BEGIN" -v end="$RESULTS_END" -v table="$1" '
 		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
 		$0 == end { skip = 0 }
 		!skip' "$doc" >"$doc.new"
+	mv "$doc.new" "$doc"
+}
+
+# add_results_section DOC: an empty results section of BASE, with its
+# plot, after the last results section of any base.
+add_results_section() {
+	local doc=$1 last
+	last=$(grep -n '^<!-- bench-results@.*:end -->$' "$doc" | tail -n 1 | cut -d: -f1)
+	[ -n "$last" ] ||
+		die "$doc has no results section ('<!-- bench-results@BASE:end -->') to add the one of kernel $BASE after; restore one"
+	# The new section goes after the plot that follows the last one.
+	awk -v n="$last" -v begin="$RESULTS_BEGIN" -v end="$RESULTS_END" -v plot="$PLOT" -v base="$BASE" '
+		{ print }
+		NR > n && /^!\[/ && !done {
+			print ""
+			print "### On kernel base " base
+			print ""
+			print begin
+			print end
+			print ""
+			print "![Container start time vs image size on kernel base " base ", log-log](" plot ")"
+			done = 1
+		}' "$doc" >"$doc.new"
 	mv "$doc.new" "$doc"
 }
 
@@ -114,7 +145,7 @@ main() {
 	check_params
 	[ -x "$bin/bench/mkimage" ] || die "missing $bin/bench/mkimage; run 'make bench'"
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
-	kernel=$("$SHIFTBIND_ROOT/scripts/kernel.sh" image test)
+	kernel=$(KERNEL=$BASE "$SHIFTBIND_ROOT/scripts/kernel.sh" image test)
 	image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
 	trap 'rm -f "$scratch"' EXIT
 	make_scratch_disk
@@ -143,12 +174,12 @@ main() {
 	jq -r -f "$BENCH_DIR/table.jq" "$json" >"$SHIFTBIND_OUT/bench-table.md"
 	plot "$json" "$SHIFTBIND_OUT/bench.svg"
 	if [ "${BENCH_DOCS:-1}" != 0 ]; then
-		cp "$SHIFTBIND_OUT/bench.svg" "$DOCS/benchmarks.svg"
+		cp "$SHIFTBIND_OUT/bench.svg" "$DOCS/$PLOT"
 		update_docs "$SHIFTBIND_OUT/bench-table.md"
 	fi
 	cat "$SHIFTBIND_OUT/bench-table.md"
 	echo
-	log "wrote $json and the plot $SHIFTBIND_OUT/bench.svg$([ "${BENCH_DOCS:-1}" = 0 ] || echo ", docs/benchmarks.{md,svg}") in $((SECONDS - start)) s"
+	log "wrote $json and the plot $SHIFTBIND_OUT/bench.svg$([ "${BENCH_DOCS:-1}" = 0 ] || echo ", docs/benchmarks.md, docs/$PLOT") in $((SECONDS - start)) s"
 }
 
 main "$@"

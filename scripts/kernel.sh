@@ -243,11 +243,25 @@ image() {
 
 default_dev_tree() { echo "$(kernel_cache)/dev-$KERNEL"; }
 
-# A git work tree sharing the source repository's objects, on branch
-# "shiftbind", with each patch of the series as one commit.
+# dev_branch TREE: the branch of a dev tree.  Branches are shared by
+# every work tree of the source repository, so each tree gets its own:
+# "shiftbind" for the default tree, a name derived from the path for any
+# other (a test's scratch tree), so that making one never moves the
+# branch a developer has checked out elsewhere.
+dev_branch() {
+	if [ "$1" = "$(default_dev_tree)" ]; then
+		echo shiftbind
+	else
+		echo "shiftbind-${1##*/}-$(hash_string "$1")"
+	fi
+}
+
+# A git work tree sharing the source repository's objects, on its own
+# branch (dev_branch), with each patch of the series as one commit.
 dev_tree() {
-	local tree=${1:-$(default_dev_tree)} repo
+	local tree=${1:-$(default_dev_tree)} repo branch
 	repo=$(source_dir)
+	branch=$(dev_branch "$tree")
 	[ -d "$repo/.git" ] || create_source_repo "$repo"
 	if [ -e "$tree" ]; then
 		log "dev tree already exists: $tree"
@@ -256,12 +270,12 @@ dev_tree() {
 	fi
 	git -C "$repo" worktree prune
 	git -C "$repo" "${GIT_ID[@]}" worktree add -q --detach "$tree" base
-	git -C "$tree" checkout -q -B shiftbind
+	git -C "$tree" checkout -q -B "$branch"
 	if [ "${#PATCHES[@]}" -gt 0 ] &&
 		! git -C "$tree" "${GIT_ID[@]}" am -q --committer-date-is-author-date "${PATCHES[@]}"; then
 		die "git am failed in $tree; resolve there ('git am --continue') or remove the tree"
 	fi
-	log "dev tree ready: $tree (branch shiftbind, ${#PATCHES[@]} patches on tag base)"
+	log "dev tree ready: $tree (branch $branch, ${#PATCHES[@]} patches on tag base)"
 	log "edit and commit there, then '$(make_hint kernel-export)' writes kernel-patches/$KERNEL/"
 }
 

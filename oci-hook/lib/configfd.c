@@ -34,6 +34,22 @@ _Static_assert(CONFIGFD_KEY_MAX == 256 && CONFIGFD_BINARY_MAX == (1 << 20),
 	       "configfd limits differ from the kernel's");
 
 /*
+ * So are the syscall numbers, when <sys/syscall.h> has them: headers
+ * installed from a build of the series older than 500/501 (it used 451
+ * and 452) must not override the fallback in configfd.h unnoticed.
+ */
+#if defined(__NR_configfd_open) && defined(__NR_configfd_action)
+# ifdef __X32_SYSCALL_BIT
+#  define CONFIGFD_NR(nr)	((nr) & ~__X32_SYSCALL_BIT)
+# else
+#  define CONFIGFD_NR(nr)	(nr)
+# endif
+_Static_assert(CONFIGFD_NR(__NR_configfd_open) == 500 &&
+	       CONFIGFD_NR(__NR_configfd_action) == 501,
+	       "configfd syscall numbers differ from the kernel's (500/501)");
+#endif
+
+/*
  * syscall(2) reads its arguments as longs: widen them here rather than
  * pass ints through varargs with unspecified upper bits.
  */
@@ -74,10 +90,11 @@ int sys_configfd_action(int fd, unsigned int cmd, const char *key,
 /*
  * configfd_open() failed with err.  Only running out of fds or memory
  * says nothing about the kernel: report those.  Anything else means no
- * usable configfd: ENOSYS (no syscall 451), the errors of whatever else
- * 451 is (cachestat: EBADF, EFAULT...), ENODEV (no "bind" type, which a
- * configfd kernel of this series always has), or EPERM from a seccomp
- * filter that does not know the syscall.
+ * usable configfd: ENOSYS (no syscall 500: on Linux 6.1, 6.12 and
+ * mainline without the series the number is unallocated), the errors of
+ * whatever else 500 is on a kernel built with other out-of-tree patches,
+ * ENODEV (no "bind" type, which a configfd kernel of this series always
+ * has), or EPERM from a seccomp filter that does not know the syscall.
  */
 static int probe_open_error(int err)
 {
@@ -92,9 +109,12 @@ static int probe_open_error(int err)
 }
 
 /*
- * Syscall 451 returned fd >= 0.  It is a configfd only if /proc says so.
+ * Syscall 500 returned fd >= 0.  It is a configfd only if /proc says so:
+ * kernels without the series have no syscall 500 (ENOSYS, above), but
+ * one built with other out-of-tree patches may give the number to a
+ * call of its own.
  *
- * Otherwise the number is not ours to close: cachestat returns 0 on
+ * Otherwise the number is not ours to close: that call may return 0 on
  * success, and fd 0 is stdin.  Closing it "just in case" would break an
  * unrelated part of the program, so a non-configfd fd is left alone; at
  * worst some unknown syscall's new fd leaks, which is the lesser harm.

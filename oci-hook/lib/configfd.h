@@ -56,8 +56,9 @@ enum configfd_cmd {
  * Where this library knows no syscall number for the architecture they
  * fail with ENOSYS, like a kernel without them.
  *
- * Do not take success of sys_configfd_open() as proof of configfd: on
- * upstream kernels 451 and 452 are cachestat and fchmodat2.  Use
+ * Do not take success of sys_configfd_open() as proof of configfd: a
+ * kernel without the series fails with ENOSYS, but one built with other
+ * out-of-tree patches may use 500 and 501 for other calls.  Use
  * configfd_probe() first.
  */
 int sys_configfd_open(const char *name, unsigned int flags, unsigned int op);
@@ -92,24 +93,28 @@ const char *configfd_cmd_name(unsigned int cmd);
 
 /*
  * Host kernel headers predate the series, so supply the numbers it
- * assigns.  x32 uses the x86_64 table with its ABI bit set.  Other
+ * assigns: 500 and 501, unused in Linux 6.1, 6.12 and mainline (builds
+ * of the series before it was ported to 6.12 used 451 and 452, which
+ * mainline gave to cachestat and fchmodat2).  x32 uses the x86_64 table
+ * with its ABI bit set; the numbers stay below 512, where x32's own
+ * entries begin.  Other
  * architectures are left without a number: the wrappers then fail with
  * ENOSYS instead of guessing.  The hook's seccomp filter allows the
  * calls by these names.
  */
 #ifndef __NR_configfd_open
 # if defined(__x86_64__) && defined(__ILP32__)
-#  define __NR_configfd_open	(__X32_SYSCALL_BIT + 451)
+#  define __NR_configfd_open	(__X32_SYSCALL_BIT + 500)
 # elif defined(__x86_64__) || defined(__i386__)
-#  define __NR_configfd_open	451
+#  define __NR_configfd_open	500
 # endif
 #endif
 
 #ifndef __NR_configfd_action
 # if defined(__x86_64__) && defined(__ILP32__)
-#  define __NR_configfd_action	(__X32_SYSCALL_BIT + 452)
+#  define __NR_configfd_action	(__X32_SYSCALL_BIT + 501)
 # elif defined(__x86_64__) || defined(__i386__)
-#  define __NR_configfd_action	452
+#  define __NR_configfd_action	501
 # endif
 #endif
 

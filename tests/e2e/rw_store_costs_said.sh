@@ -20,7 +20,7 @@ cleanup() {
 	for dir in "$store" "$own"; do
 		while mountpoint -q "$dir"; do umount "$dir" || break; done
 	done
-	rm -rf "$store" "$own"
+	rm -rf "$store" "$own" "$own.img"
 }
 trap cleanup EXIT
 readonly WARNING="is neither a filesystem of its own nor under a project quota"
@@ -36,6 +36,11 @@ assert_contains "warning: $store $WARNING" "$OUTPUT" "the warning for a store on
 assert_status 0 shiftbind allow "$store"
 [[ $OUTPUT != *"$WARNING"* ]] || fail "a read-only mark was warned about: $OUTPUT"
 
-mount -t tmpfs -o size=1m,mode=0711,nosuid,nodev shiftbind-rwcost "$own"
+# A filesystem of its own that every kernel base can idmap (tmpfs cannot
+# before 6.3, and the mark of one is refused): a small ext4 image.
+truncate -s 8M "$own.img"
+mkfs.ext4 -q -E root_owner=0:0 "$own.img"
+mount -o loop,nosuid,nodev "$own.img" "$own"
+chmod 0711 "$own"
 assert_status 0 shiftbind allow --rw "$own"
 [[ $OUTPUT != *"$WARNING"* ]] || fail "a store on its own filesystem was warned about: $OUTPUT"

@@ -27,9 +27,9 @@ scratch_dir
 
 attacker=$SHIFTBIND_GUEST_LIB/hook-confined-attacker
 store=/srv/hook-attack-$$
-tmpfs_store "$store"
+refusing_store "$store"
 SLEEPER=
-trap 'kill "$SLEEPER" 2>/dev/null || true; umount "$store"; rmdir "$store"; rm -rf "$SCRATCH"' EXIT
+trap 'kill "$SLEEPER" 2>/dev/null || true; remove_refusing_store; rm -rf "$SCRATCH"' EXIT
 
 # mount_options PATH [MOUNTINFO]: the options of the mount at PATH.
 mount_options() {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A failure after a first shift: the rootfs (shared image) is shifted,
 # then the kernel refuses the extra mount listed in
-# org.shiftbind.extra-mounts (a bind from a tmpfs store).  crun does not
+# org.shiftbind.extra-mounts (a bind from a refusing_store).  crun does not
 # start the container, does not keep it, and the host's mount table is
 # exactly what it was: the shift happened only in the container's mount
 # namespace, which went away with it.
@@ -11,7 +11,7 @@ require_guest
 scratch_dir
 
 store=/srv/hook-partial-$$
-tmpfs_store "$store" data
+refusing_store "$store" data
 
 id=hook-partial-$$
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" /bin/probe id
@@ -31,6 +31,6 @@ stderr=$(cat "$SCRATCH/c/hook.stderr")
 assert_contains "container $id: shifted $SHARED_IMAGE" "$stderr" "hook's stderr (first shift done)"
 assert_contains "container $id: shifting $SHARED_IMAGE/tmp: configfd bind CMD_RECONFIGURE" \
 	"$(tail -n 1 <<<"$stderr")" "hook's error"
-assert_contains "tmpfs does not support idmapped mounts" "$(tail -n 1 <<<"$stderr")" "hook's error"
+assert_contains "$KERNEL_REFUSAL" "$(tail -n 1 <<<"$stderr")" "hook's error"
 assert_eq "$before" "$(mount_table)" "host mount table after the failure"
 if crun list -q | grep -qx "$id"; then fail "crun kept container $id"; fi

@@ -79,23 +79,33 @@ fds_at_exit() {
 	return "$status"
 }
 
-# tmpfs_store DIR [SUBDIR...]: a tmpfs mounted on DIR, marked allow-shift
-# by real root, holding a copy of the shared image as DIR/busybox and
-# the empty directories DIR/SUBDIR (made before the read-only mark).  tmpfs (in
-# 6.1) does not support idmapped mounts, so the kernel refuses to shift
-# anything in it.  Unmounted and removed, with $SCRATCH, when the test
-# exits.
-tmpfs_store() {
-	TMPFS_STORE=$1
-	trap 'umount "$TMPFS_STORE" 2>/dev/null; rmdir "$TMPFS_STORE"; rm -rf "$SCRATCH"' EXIT
-	mkdir -p "$1"
-	mount -t tmpfs -o mode=0711,nosuid,nodev "hook-test-store" "$1"
-	# Filled first: the mark makes the store read-only.
+# refusing_store DIR [SUBDIR...]: a store on the guest's ext4 at DIR,
+# holding a copy of the shared image as DIR/busybox and the empty
+# directories DIR/SUBDIR (made before the read-only mark), marked
+# allow-shift by real root for TEST_USER's user namespaces only.  The
+# hook's own checks pass (a mount root, marked, not shifted), and the
+# kernel refuses to shift anything there for a rootful container, whose
+# user namespace is real root's, saying why ($KERNEL_REFUSAL) in the
+# configfd log.  remove_refusing_store undoes it; the EXIT trap set here
+# calls it and removes $SCRATCH.
+refusing_store() {
+	REFUSING_STORE=$1
+	trap 'remove_refusing_store; rm -rf "$SCRATCH"' EXIT
+	mkdir -m 0711 "$1"
 	cp -a "$SHARED_IMAGE" "$1/busybox"
 	local dir
 	for dir in "${@:2}"; do mkdir "$1/$dir"; done
-	shiftbind allow "$1" >/dev/null
+	shiftbind allow --owner "$TEST_USER" "$1" >/dev/null
 }
+
+remove_refusing_store() {
+	while mountpoint -q "$REFUSING_STORE"; do umount "$REFUSING_STORE" || break; done
+	rm -rf "$REFUSING_STORE"
+}
+
+# The kernel's reason for refusing a shift in a refusing_store.
+# shellcheck disable=SC2034 # used by the tests that source this file
+readonly KERNEL_REFUSAL="allow-shift does not delegate to the owner of the caller's user namespace"
 
 # with_wrapper_hook BUNDLE WRAPPER OUTDIR: register WRAPPER (a script of
 # this suite, such as hook-fds.bash) as BUNDLE's only prestart hook, run

@@ -18,7 +18,7 @@ scratch_dir
 
 build_oci_hook all
 cli=$BUILD/shiftbind
-nokernel="this kernel has no configfd (syscalls 451/452 are not the shiftbind series'): boot a kernel with the shiftbind patches"
+nokernel=$NO_CONFIGFD
 
 store_base conf
 mkdir -p "$BASE/a" "$BASE/b" "$BASE/c" "$BASE/d" "$BASE/open/store"

@@ -17,7 +17,7 @@ scratch_dir
 
 build_oci_hook all
 cli=$BUILD/shiftbind
-nokernel="shiftbind allow: this kernel has no configfd (syscalls 451/452 are not the shiftbind series'): boot a kernel with the shiftbind patches"
+nokernel="shiftbind allow: $NO_CONFIGFD"
 why="a mark lends every file under the store to the containers' root; keep the images in a directory of their own outside the system directories (under /srv, see shiftbind(8)) and mark that, or give --force (allow.conf: force) to lend it anyway"
 
 store_base sysdirs

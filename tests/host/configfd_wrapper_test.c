@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * configfd_wrapper_test: the configfd wrappers on a host kernel, which
- * has no configfd (on 6.5+ syscall 451 is cachestat).  Prints TAP and
+ * has no configfd (syscall 500 is unallocated there).  Prints TAP and
  * exits 1 if any check failed.
  *
  * The log is exercised on a SOCK_SEQPACKET socketpair: like a configfd

@@ -93,7 +93,7 @@ echo "$map" >/proc/$ns_pid/uid_map
 echo "$map" >/proc/$ns_pid/gid_map
 run_hook prestart "$(hook_state "$ns_pid" "$SCRATCH/userns")"
 assert_eq 1 "$STATUS" "exit status on a kernel without configfd; output: $OUTPUT"
-assert_contains "this kernel has no configfd" "$OUTPUT"
+assert_contains "$NO_CONFIGFD" "$OUTPUT"
 kill "$ns_pid"
 
 # prestart by a rootless runtime (not root) says which stage to use.

@@ -44,7 +44,7 @@ assert_eq 0 "$(jq '.mounts | length' <<<"$OUTPUT")" "mounts in status --json"
 before=$(cat /proc/self/mountinfo)
 mkdir -p "$SCRATCH/store"
 assert_status 1 "$cli" shift "$SCRATCH/store" "$SCRATCH/store"
-assert_contains "this kernel has no configfd" "$OUTPUT"
+assert_contains "$NO_CONFIGFD" "$OUTPUT"
 assert_status 1 "$cli" allow /
 assert_contains "refusing to mark \`/\` allow-shift" "$OUTPUT"
 assert_eq "$before" "$(cat /proc/self/mountinfo)" "mount table after failed commands"

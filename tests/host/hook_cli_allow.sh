@@ -56,7 +56,7 @@ refused() {
 # passes ARG...: every check passes and the missing kernel is named.
 passes() {
 	assert_status 1 "$cli" "$@"
-	assert_eq "shiftbind ${1}: $nokernel (syscalls 451/452 are not the shiftbind series'): boot a kernel with the shiftbind patches" \
+	assert_eq "shiftbind ${1}: $NO_CONFIGFD" \
 		"$OUTPUT" "shiftbind $*"
 }
 

@@ -10,7 +10,7 @@ int kernel_check_configfd(int probe, struct error *e)
 		return 0;
 	case CONFIGFD_MISSING:
 		return error_msg(e, ENOSYS,
-				 "this kernel has no configfd (syscalls 451/452 are not the shiftbind series'): boot a kernel with the shiftbind patches");
+				 "this kernel has no configfd (syscalls 500/501 are missing or not the shiftbind series'): boot a kernel with the current shiftbind patches");
 	default:
 		return error_errno(e, -probe, "probing the kernel for configfd");
 	}

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * configfd_fuzz: the in-guest fuzzer of the configfd syscalls of the
- * shiftbind series (configfd_open 451, configfd_action 452), their
+ * shiftbind series (configfd_open 500, configfd_action 501), their
  * "bind", filesystem and "mount" types, and the allow-shift/shift bind
  * mount.  docs/fuzzing.md explains how it is run and how to replay it.
  *
- * It refuses to run unless configfd_probe() finds configfd: on upstream
- * kernels 451 and 452 are cachestat and fchmodat2.
+ * It refuses to run unless configfd_probe() finds configfd: a kernel
+ * without the series has no syscalls 500 and 501, and one built with
+ * other out-of-tree patches may use them for calls of its own.
  *
  * Modes (--mode):
  *   random      random sequences of configfd_open, configfd_action and
@@ -4873,7 +4874,7 @@ static void parse_options(int argc, char **argv)
 	make_replay();
 }
 
-/* Never on a kernel where 451 and 452 are something else (the host). */
+/* Only as root, and never on a kernel without configfd (the host). */
 static void refuse_unless_configfd(void)
 {
 	int probe = configfd_probe();
@@ -4883,7 +4884,7 @@ static void refuse_unless_configfd(void)
 	if (probe == CONFIGFD_SUPPORTED)
 		fprintf(stderr, "configfd_fuzz: refusing to run: it must run as root (it makes its own mount namespace)\n");
 	else if (probe == CONFIGFD_MISSING)
-		fprintf(stderr, "configfd_fuzz: refusing to run: this kernel has no configfd syscalls (on upstream kernels 451 and 452 are cachestat and fchmodat2); run it in the shiftbind guest\n");
+		fprintf(stderr, "configfd_fuzz: refusing to run: this kernel has no configfd syscalls (500/501 are missing or not the shiftbind series'); run it in the shiftbind guest\n");
 	else
 		fprintf(stderr, "configfd_fuzz: refusing to run: cannot tell whether this kernel has configfd: %s\n",
 			strerror(-probe));

@@ -6,6 +6,10 @@
 OCI_HOOK_DIR=$SHIFTBIND_TESTS/../oci-hook
 HOOK_TEST_DIR=$SHIFTBIND_TESTS/host/hook
 
+# What the hook and the CLI say when the kernel has no configfd, as the
+# host's has not (oci-hook/src/common/kernel.c): one copy for the tests.
+NO_CONFIGFD="this kernel has no configfd (syscalls 500/501 are missing or not the shiftbind series'): boot a kernel with the current shiftbind patches"
+
 require_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root (make test runs the host suite as root)"
 }
