@@ -27,6 +27,32 @@ DEFAULT_KERNEL=6.12
 DEFAULT_TEST_KERNELS="6.1 6.12"
 DEFAULT_DEBUG_KERNEL=6.12
 
+# The kernel selftests the guest runs: the series' own (configfd) and the
+# upstream mount API selftests the series must keep passing (regress.).
+# shellcheck disable=SC2034 # read by the scripts that source this file
+readonly KSELFTESTS=(configfd mount_setattr move_mount_set_group)
+
+# build_kselftests SRC BUILD NAME...: build the selftests NAME of the
+# kernel source tree SRC against the uapi headers BUILD exported (make
+# headers), each into BUILD/kselftests/NAME.
+build_kselftests() {
+	local src=$1 build=$2 t out
+	shift 2
+	[ -f "$build/usr/include/linux/mount.h" ] ||
+		die "no exported kernel headers in $build/usr/include; build the kernel first ('make kernel')"
+	for t in "$@"; do
+		[ -d "$src/tools/testing/selftests/$t" ] ||
+			die "selftest $t not found in $src/tools/testing/selftests; is the series applied?"
+		out=$build/kselftests/$t
+		mkdir -p "$out"
+		if ! make -s -C "$src/tools/testing/selftests/$t" OUTPUT="$out" \
+			KHDR_INCLUDES="-isystem $build/usr/include" >"$out.log" 2>&1; then
+			cat "$out.log" >&2
+			die "building selftest $t of $src failed (log: $out.log)"
+		fi
+	done
+}
+
 # supported_kernels: the bases, one a line, in version order.
 supported_kernels() {
 	local dir

@@ -29,7 +29,7 @@ attacker=$SHIFTBIND_GUEST_LIB/hook-confined-attacker
 store=/srv/hook-attack-$$
 refusing_store "$store"
 SLEEPER=
-trap 'kill "$SLEEPER" 2>/dev/null || true; remove_refusing_store; rm -rf "$SCRATCH"' EXIT
+trap 'kill "$SLEEPER" 2>/dev/null || true; remove_image_store; rm -rf "$SCRATCH"' EXIT
 
 # mount_options PATH [MOUNTINFO]: the options of the mount at PATH.
 mount_options() {

@@ -86,21 +86,16 @@ fds_at_exit() {
 # hook's own checks pass (a mount root, marked, not shifted), and the
 # kernel refuses to shift anything there for a rootful container, whose
 # user namespace is real root's, saying why ($KERNEL_REFUSAL) in the
-# configfd log.  remove_refusing_store undoes it; the EXIT trap set here
-# calls it and removes $SCRATCH.
+# configfd log.  It is $STORE: remove_image_store undoes it; the EXIT
+# trap set here calls it and removes $SCRATCH.
 refusing_store() {
-	REFUSING_STORE=$1
-	trap 'remove_refusing_store; rm -rf "$SCRATCH"' EXIT
+	STORE=$1
+	trap 'remove_image_store; rm -rf "$SCRATCH"' EXIT
 	mkdir -m 0711 "$1"
 	cp -a "$SHARED_IMAGE" "$1/busybox"
 	local dir
 	for dir in "${@:2}"; do mkdir "$1/$dir"; done
 	shiftbind allow --owner "$TEST_USER" "$1" >/dev/null
-}
-
-remove_refusing_store() {
-	while mountpoint -q "$REFUSING_STORE"; do umount "$REFUSING_STORE" || break; done
-	rm -rf "$REFUSING_STORE"
 }
 
 # The kernel's reason for refusing a shift in a refusing_store.

@@ -31,6 +31,14 @@ require_guest() {
 	[ -e /run/shiftbind-guest ] || skip "runs only inside the shiftbind guest"
 }
 
+# kernel_at_least MAJOR.MINOR: whether the running kernel is that or newer
+# (what a filesystem can do depends on it: tmpfs is idmappable since 6.3).
+kernel_at_least() {
+	local have want=$1
+	have=$(uname -r | grep -o '^[0-9]*\.[0-9]*')
+	[ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n 1)" = "$want" ]
+}
+
 assert_eq() {
 	local expected=$1 actual=$2 what=${3:-value}
 	[ "$expected" = "$actual" ] ||
@@ -214,7 +222,8 @@ readonly OWNER_PATHS=(/ /bin/sh /etc/shadow /home/user/file)
 
 # image_store NAME: $STORE, a new store /srv/NAME-PID holding a copy of
 # the shared image (busybox/), root's and mode 0711 as shiftbind(8) asks.
-# remove_image_store unmounts it (a mark's bind) and removes it.
+# remove_image_store unmounts whatever is mounted on $STORE (a mark's
+# bind, the store's own filesystem) and removes it.
 image_store() {
 	STORE=/srv/$1-$$
 	mkdir -p "$STORE"
@@ -281,6 +290,12 @@ nobody_workdir() {
 # the guest's store does not delegate to.
 as_nobody_in_userns() {
 	runuser -u nobody -- unshare -Urm sh -c "$1"
+}
+
+# mark_of DIR: the options of the mount on DIR that carry allow-shift
+# (the topmost), or nothing.
+mark_of() {
+	awk -v d="$1" '$5 == d && $6 ~ /allow-shift/ { o = $6 } END { print o }' /proc/self/mountinfo
 }
 
 # mount_table: this namespace's mounts, for before/after comparisons.

@@ -7,13 +7,6 @@
 # squashfs since 6.2, erofs and ext4 on every kernel the series is for.
 # The kernel refuses to mark any other, naming it; so does the CLI.
 
-# kernel_at_least MAJOR.MINOR: whether the running kernel is that or newer.
-kernel_at_least() {
-	local have want=$1
-	have=$(uname -r | grep -o '^[0-9]*\.[0-9]*')
-	[ "$(printf '%s\n%s\n' "$want" "$have" | sort -V | head -n 1)" = "$want" ]
-}
-
 # store_on_image_file FSTYPE: $STORE, the shared image (busybox/) packed
 # into an erofs or squashfs image file on the guest's ext4, as a site
 # keeps one on a shared filesystem, and mounted read-only by real root
@@ -50,8 +43,7 @@ store_on_tmpfs() {
 }
 
 store_cleanup() {
-	while mountpoint -q "$STORE"; do umount "$STORE" || break; done
-	rmdir "$STORE" 2>/dev/null || true
+	remove_image_store
 	rm -rf "$SCRATCH"
 }
 
