@@ -36,11 +36,12 @@ help:
 	@echo "  make kernel         build the patched kernel (cached in $(SHIFTBIND_CACHE)/kernel)"
 	@echo "  make kernel-debug   build the debugging kernel (KASAN, lockdep, kmemleak, failslab)"
 	@echo "  make guest          build the guest root image (cached in $(SHIFTBIND_CACHE)/guest)"
-	@echo "  make deb            Debian package of the hook and the CLI (debian/) in $(OUT)/deb"
+	@echo "  make deb            Debian packages in $(OUT)/deb: shiftbind (the hook and"
+	@echo "                      the CLI, debian/) and each kernel's linux-image, -headers"
 	@echo "  make kernel-tree    git work tree of the kernel, one commit per patch"
 	@echo "                      ($(SHIFTBIND_CACHE)/kernel/dev-BASE; KERNEL_TREE=DIR elsewhere)"
 	@echo "  make kernel-export  write that tree's commits back to kernel-patches/BASE/"
-	@echo "  make kernel-bisect  build the kernel at every patch of the series (slow)"
+	@echo "  make kernel-bisect  build the kernel and selftests at every patch (slow)"
 	@echo "  make fuzz           fuzz longer: the hook's parser (FUZZ_TIME=600 s), then the"
 	@echo "                      syscalls on the debug kernel (FUZZ_CALLS=2000000, FUZZ_SEED=N)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
@@ -70,14 +71,22 @@ kernel-debug: deps
 FUZZ_PROGRAMS := $(patsubst tests/fuzz/src/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/src/*.c))
 CONFIGFD_LIB := oci-hook/lib/configfd.c oci-hook/lib/configfd.h
 
-userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) oci-hook
+userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) oci-hook shiftbind-deb
 
-# The hook and the CLI, built for the host and installed into the guest.
+# The hook and the CLI, built for the host (host tests, the image builder).
 oci-hook: | deps
 	@$(MAKE) -s -C oci-hook O=$(BUILD)/oci-hook
 
-# The hook and the CLI as a Debian package, built from a copy of the
-# checkout's files (the build writes into its tree) into $(OUT)/deb/.
+# Their Debian package, which the guest installs (rootfs-builder), in
+# $(BUILD)/deb/; rebuilt only when the checkout's files changed.
+.PHONY: shiftbind-deb
+shiftbind-deb: | deps
+	@DEB_OUT=$(BUILD)/deb scripts/deb.sh shiftbind >/dev/null
+
+# The Debian packages, built from a copy of the checkout's files (the
+# build writes into its tree) and from the cached kernel builds, into
+# $(OUT)/deb/: shiftbind, and linux-image-* and linux-headers-* of each
+# kernel base (KERNEL=BASE: that one).
 deb: deps
 	@scripts/deb.sh
 

@@ -8,7 +8,10 @@
 #   kernel.sh source-tree          print the patched source tree
 #   kernel.sh dev-tree [DIR]       git work tree with one commit per patch
 #   kernel.sh export [DIR]         write the dev tree's commits back as the series
-#   kernel.sh bisect-build         build at every patch (separate tree and O= dir)
+#   kernel.sh deb [DIR]            build the test kernel's Debian packages into
+#                                  DIR ($SHIFTBIND_OUT/deb/) and print their paths
+#   kernel.sh bisect-build         build the kernel and the selftests at every
+#                                  patch (separate tree and O= dir)
 #
 # VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
 # configs/kernel-debug.config).  KERNEL names the base (a directory of
@@ -27,6 +30,9 @@
 #   dev-<base>/                `make kernel-tree`'s default work tree
 #   bisect-tree-<base>/        `make kernel-bisect`'s work tree (its O= dir
 #                              is build-<srcver>-<variant>-bisect/)
+#   deb-<srcver>/              the Debian packages of the test kernel
+#                              (`make deb`), with the built key and the
+#                              package version they were made from
 # <srcver> is the Debian version of linux-source-<base>, so the bases never
 # share a tree or a build.
 # A changed series re-patches only the files the patches touch, and a
@@ -221,8 +227,11 @@ build() {
 	log_file=$build/shiftbind-build.log
 	log "building $variant kernel with -j$JOBS (log: $log_file)"
 	# LOCALVERSION set but empty: the release is the version plus the
-	# fragment's "-shiftbind", never a "+" for the git work tree.
-	if ! make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= bzImage headers >"$log_file" 2>&1; then
+	# fragment's "-shiftbind", never a "+" for the git work tree.  The
+	# build version (uname -v's "#...") is the packages' (package_version),
+	# so that `make deb` of this build relinks nothing.
+	if ! make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= \
+		KBUILD_BUILD_VERSION="$(build_version)" bzImage headers >"$log_file" 2>&1; then
 		grep -E 'error|Error' "$log_file" | head -n 20 >&2 || true
 		tail -n 20 "$log_file" >&2
 		die "kernel build failed; full log: $log_file"
@@ -239,6 +248,81 @@ image() {
 	[ "$(cat "$build/.shiftbind-built" 2>/dev/null)" = "$(built_key "$variant")" ] ||
 		die "the $variant kernel in $build was built from another series or configuration; run '$(make_hint "$(variant_target "$variant")")'"
 	echo "$img"
+}
+
+# package_version: the Debian version of this base's kernel packages, the
+# Debian source's version and this project's (debian/changelog), so that
+# a newer either is a newer package: "6.12.118-1~deb12u1+shiftbind0.1.0".
+package_version() {
+	local project
+	project=$(dpkg-parsechangelog -l "$SHIFTBIND_ROOT/debian/changelog" -S Version) ||
+		die "cannot read the version from $SHIFTBIND_ROOT/debian/changelog"
+	echo "$(source_version)+shiftbind$project"
+}
+
+# build_version: what Kbuild's deb packaging passes as KBUILD_BUILD_VERSION,
+# the package version's Debian revision (after its last "-").
+build_version() {
+	local version
+	version=$(package_version)
+	echo "${version##*-}"
+}
+
+# Debian packages of the test kernel, made by the kernel's own bindeb-pkg
+# from the cached build: linux-image-RELEASE (the kernel and its modules)
+# and linux-headers-RELEASE (for out-of-tree modules).  Not linux-libc-dev,
+# which bindeb-pkg also makes: installed, it would replace Debian's, the
+# uapi headers every program on the host is built against, with this
+# kernel's.  Packages of an up-to-date build are kept in deb-<srcver>/ and
+# only copied the next time; a changed series or project version makes
+# them again (the build is then incremental: relinked, not recompiled).
+deb() {
+	local out=${1:-$SHIFTBIND_OUT/deb} src build key dir version deb
+	require_cmd dpkg-buildpackage dpkg-dev
+	require_cmd fakeroot fakeroot
+	build test
+	src=$(source_dir)
+	build=$(build_dir test)
+	version=$(package_version)
+	key="$(built_key test) package $version"
+	dir=$(kernel_cache)/deb-$(source_version)
+	if [ "$(cat "$dir/.shiftbind-made" 2>/dev/null)" != "$key" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		make_kernel_debs "$src" "$build" "$version" "$dir"
+		echo "$key" >"$dir/.shiftbind-made"
+	fi
+	mkdir -p "$out"
+	for deb in "$dir"/linux-*.deb; do
+		cp "$deb" "$out/"
+		echo "$out/${deb##*/}"
+	done
+}
+
+# make_kernel_debs SRC BUILD VERSION DIR: bindeb-pkg of BUILD, its image
+# and headers packages moved into DIR.  dpkg-buildpackage writes its
+# products next to the directory it builds in, BUILD's parent, the cache
+# holding every base's builds: only those of VERSION are this build's.
+make_kernel_debs() {
+	local src=$1 build=$2 version=$3 dir=$4 parent log_file
+	parent=$(dirname "$build")
+	log_file=$dir/bindeb-pkg.log
+	log "packaging the test kernel of $KERNEL as $version (log: $log_file)"
+	rm -f "$parent"/*_"$version"_*
+	# DPKG_FLAGS=-d: the build dependencies of Kbuild's generated
+	# debian/control are those of building the kernel, which this
+	# build did; 6.1's bindeb-pkg checks them, 6.12's does not.
+	if ! DEBFULLNAME="shiftbind developers" DEBEMAIL=shiftbind@example.org \
+		KDEB_CHANGELOG_DIST=bookworm \
+		make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= \
+			KDEB_PKGVERSION="$version" KBUILD_BUILD_VERSION="$(build_version)" \
+			DPKG_FLAGS=-d bindeb-pkg >"$log_file" 2>&1; then
+		tail -n 20 "$log_file" >&2
+		die "packaging the $KERNEL kernel failed (bindeb-pkg); log: $log_file"
+	fi
+	mv "$parent"/linux-image-*_"$version"_*.deb "$parent"/linux-headers-*_"$version"_*.deb "$dir/" ||
+		die "bindeb-pkg made no linux-image and linux-headers package of $version in $parent; log: $log_file"
+	rm -f "$parent"/*_"$version"_*
 }
 
 default_dev_tree() { echo "$(kernel_cache)/dev-$KERNEL"; }
@@ -302,15 +386,46 @@ export_series() {
 	log "wrote $(grep -c . "$out/series" || true) patches and the series file to $out"
 }
 
-# Build the kernel at every patch of the series, in a work tree and build
-# directory of its own (so the main build stays warm): the first build is
-# cold, each later one incremental.  Stops at the first patch that breaks
-# the build.  Only then is the series bisectable.  A source tree that
-# built once is remembered (bisect-ok/CONFIG-TREE, the hashes of the
-# configuration and the source tree), so a rerun after patches were added
-# or changed builds only the prefixes that are new.
+# kernel_inputs_key REPO TREE: a hash of the git TREE without the parts
+# no kernel image is built from (Documentation/, tools/testing/): two
+# prefixes of the series with the same key build the same bzImage.
+kernel_inputs_key() {
+	local repo=$1 tree=$2
+	{
+		git -C "$repo" ls-tree "$tree" | grep -v -e $'\tDocumentation$' -e $'\ttools$'
+		git -C "$repo" ls-tree "$tree:tools" | grep -v -e $'\ttesting$'
+	} | sha1sum | cut -d' ' -f1
+}
+
+# selftests_inputs_key REPO TREE: a hash of what the selftests are built
+# from (their sources, the uapi headers, the syscall table).
+selftests_inputs_key() {
+	local repo=$1 tree=$2 path
+	for path in tools/testing/selftests include/uapi arch/x86/entry/syscalls; do
+		git -C "$repo" rev-parse "$tree:$path"
+	done | sha1sum | cut -d' ' -f1
+}
+
+# present_kselftests TREE: those of KSELFTESTS the work tree TREE has (the
+# series adds configfd's at its fifth patch).
+present_kselftests() {
+	local t
+	for t in "${KSELFTESTS[@]}"; do
+		if [ -d "$1/tools/testing/selftests/$t" ]; then echo "$t"; fi
+	done
+}
+
+# Build the kernel and the selftests at every patch of the series, in a
+# work tree and build directory of their own (so the main build stays
+# warm): the first build is cold, each later one incremental.  Stops at
+# the first patch that breaks the build.  Only then is the series
+# bisectable.  What built once is remembered (bisect-ok/, one stamp per
+# configuration and kernel sources, one per selftest sources), so a
+# patch that changes only selftests or documentation rebuilds no kernel,
+# and a rerun after patches were added or changed builds only what is new.
 bisect_build() {
-	local variant=${1:-test} repo tree build k total tree_id commit stamp
+	local variant=${1:-test} repo tree build k total tree_id commit
+	local kernel_stamp selftests_stamp patch
 	repo=$(source_dir)
 	apply_series
 	configure "$variant"
@@ -321,31 +436,49 @@ bisect_build() {
 		git -C "$repo" worktree prune
 		git -C "$repo" worktree add -q --detach "$tree" base
 	fi
-	mkdir -p "$build"
 	mkdir -p "$build/bisect-ok"
 	for ((k = 1; k <= total; k++)); do
+		patch=${PATCHES[$((k - 1))]##*/}
 		tree_id=$(series_tree "$repo" "$k")
-		stamp=$build/bisect-ok/$(config_key "$variant")-$tree_id
-		if [ -e "$stamp" ]; then
-			log "patches 1..$k of $total built before (tree $tree_id)"
+		kernel_stamp=$build/bisect-ok/kernel-$(config_key "$variant")-$(kernel_inputs_key "$repo" "$tree_id")
+		selftests_stamp=$build/bisect-ok/selftests-$(selftests_inputs_key "$repo" "$tree_id")
+		if [ -e "$kernel_stamp" ] && [ -e "$selftests_stamp" ]; then
+			log "patches 1..$k of $total: built before from the same sources"
 			continue
 		fi
 		commit=$(git -C "$repo" "${GIT_ID[@]}" commit-tree "$tree_id" -p base -m "first $k patches")
 		git -C "$tree" reset -q --hard "$commit"
 		git -C "$tree" clean -q -fdx
-		log "building with patches 1..$k of $total (${PATCHES[$((k - 1))]##*/})"
 		# The full configuration each time: an option a later patch
 		# adds (TEST_CONFIGFD) is then built from that patch on.
 		cp "$(build_dir "$variant")/.config" "$build/.config"
 		make -C "$tree" O="$build" -s olddefconfig >/dev/null
-		if ! make -C "$tree" O="$build" -j"$JOBS" LOCALVERSION= bzImage \
-			>"$build/bisect-$k.log" 2>&1; then
-			tail -n 20 "$build/bisect-$k.log" >&2
-			die "the kernel does not build with patches 1..$k (${PATCHES[$((k - 1))]##*/}); log: $build/bisect-$k.log"
+		if [ ! -e "$kernel_stamp" ]; then
+			log "building the kernel with patches 1..$k of $total ($patch)"
+			bisect_make "$tree" "$build" "$k" "$patch" bzImage
+			touch "$kernel_stamp"
 		fi
-		touch "$stamp"
+		log "building the selftests with patches 1..$k of $total"
+		# The headers of this prefix: the last kernel built in $build
+		# may be another's (a rerun), and selftests include them.
+		bisect_make "$tree" "$build" "$k" "$patch" headers
+		# shellcheck disable=SC2046 # one selftest name a word
+		(build_kselftests "$tree" "$build" $(present_kselftests "$tree")) ||
+			die "the selftests do not build with patches 1..$k ($patch)"
+		touch "$selftests_stamp"
 	done
-	log "the kernel builds at each of the $total patches"
+	log "the kernel and its selftests build at each of the $total patches"
+}
+
+# bisect_make TREE BUILD K PATCH TARGET: make TARGET of the bisect tree
+# holding the first K patches (the last one PATCH) in BUILD.
+bisect_make() {
+	local tree=$1 build=$2 k=$3 patch=$4 target=$5
+	if ! make -C "$tree" O="$build" -j"$JOBS" LOCALVERSION= "$target" \
+		>"$build/bisect-$k-$target.log" 2>&1; then
+		tail -n 20 "$build/bisect-$k-$target.log" >&2
+		die "make $target fails with patches 1..$k ($patch); log: $build/bisect-$k-$target.log"
+	fi
 }
 
 main() {
@@ -365,8 +498,9 @@ main() {
 		;;
 	dev-tree) with_lock "kernel-$KERNEL" dev_tree "$@" ;;
 	export) export_series "$@" ;;
+	deb) with_lock "kernel-$KERNEL" deb "$@" ;;
 	bisect-build) with_lock "kernel-bisect-$KERNEL" bisect_build "$@" ;;
-	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export|bisect-build [ARGS]" ;;
+	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export|deb|bisect-build [ARGS]" ;;
 	esac
 }
 
