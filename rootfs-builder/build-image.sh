@@ -6,9 +6,13 @@
 # an overlay of the project's files: the guest init, the test suites, the
 # programs built into BIN_DIR, the kernel selftests built into
 # KSELFTEST_DIR (scripts/kselftests.sh), a test user with subordinate ids, and the
-# shared image store.  The overlay is assembled first (a second), its
-# content hash keys the image, and only a new key costs a copy of the base
-# and `mkfs.ext4 -d` (seconds, no loop mount, no debootstrap).
+# shared image store.  The hook and the CLI come as a user gets them: the
+# package BIN_DIR/deb/shiftbind_*.deb (make userspace builds it) is
+# installed with apt-get in the image, which keeps it for the package
+# tests (e2e.package_*).  The overlay is assembled first (a second), its
+# content hash keys the image, and only a new key costs a copy of the base,
+# the package install and `mkfs.ext4 -d` (seconds, no loop mount, no
+# debootstrap).
 #
 # Selftests are built per kernel base, so an image with them is one base's:
 # rootfs-BASE-KEY.img, BASE being $KERNEL (default: scripts/lib.sh's
@@ -31,6 +35,7 @@ readonly SUBID_START=300000 SUBID_COUNT=65536
 work= # scratch directory, removed on exit
 kselftests= # KSELFTEST_DIR, optional
 kind= # the kernel base of the kselftests, empty without them
+deb= # the shiftbind package, BIN_DIR/deb/shiftbind_*.deb
 
 install_project_files() {
 	local overlay=$1 bin=$2 suite
@@ -49,22 +54,18 @@ install_project_files() {
 		install -m 755 "$bin"/bench/* "$SHIFTBIND_ROOT/bench/guest.sh" \
 			"$SHIFTBIND_ROOT/bench/podman.sh" "$overlay/$GUEST_LIB/bench/"
 	fi
-	# The hook and the CLI, as a distribution package would install them.
-	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" install guest-tests \
-		DESTDIR="$overlay" >&2
-	# The hook. suite's attacker, which runs the hook's own code (tests/hook/src).
+	# The package of the hook and the CLI, installed by make_image.
+	install -D -m 644 "$deb" "$overlay/$GUEST_LIB/deb/${deb##*/}"
+	# The hook. suite's attacker, which runs the hook's own code
+	# (tests/hook/src), and the host's CLI, which prepares the shared image.
+	make -s -C "$SHIFTBIND_ROOT/oci-hook" O="$bin/oci-hook" all guest-tests >&2
 	install -m 755 "$bin/oci-hook/hook-confined-attacker" "$overlay/$GUEST_LIB/"
 	# The guest's stores live under /srv, nosuid from boot on: no local
 	# user may run an image's setuid program from a store's host path,
 	# marked or not (configfd-bind(7), "Set-ID programs of a store").
+	install -d "$overlay/etc"
 	printf '%s\n' '# Image stores: no set-ID program runs from their host paths.' \
 		'/srv /srv none bind,nosuid,nodev 0 0' >"$overlay/etc/fstab"
-	# The guest's store, delegated to real root's (rootful) and the test
-	# user's (rootless) containers.  Read-write and suid, explicitly (a
-	# mark is read-only and ignores set-ID bits by default): the tests
-	# write through shifts, and the image's setuid probe runs as the
-	# container's root in its shift (the host path stays nosuid).
-	echo "/srv/images rw suid owner=0 owner=$TEST_USER" >"$overlay/etc/shiftbind/allow.conf"
 	[ -z "$kselftests" ] || install_kselftests "$overlay/$GUEST_LIB/kselftests"
 	# Guest suites only: host/ runs on the host, probe/ is source.
 	for suite in "$SHIFTBIND_ROOT"/tests/*/; do
@@ -137,11 +138,6 @@ configure_users() {
 	# --root: the host's useradd edits the copy's own /etc (no tools of
 	# the copy run, so a stand-in base works too).
 	useradd --root "$root" --create-home --uid "$TEST_UID" --shell /bin/bash "$TEST_USER"
-	# The user shiftbind-hook's parser child runs as (shiftbind-hook(8),
-	# PARSER USER): a system user nothing else runs as, so that no other
-	# uid can signal it.  What a package's postinst would do.
-	useradd --root "$root" --system --user-group --no-create-home \
-		--home-dir /nonexistent --shell /usr/sbin/nologin shiftbind-parser
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subuid"
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
 	# Nobody but root may list the store; everyone must be able to walk
@@ -149,6 +145,35 @@ configure_users() {
 	# container's root, an unprivileged host uid (see configfd-bind(7)).
 	chmod 0711 "$root/srv/images"
 	echo shiftbind-guest >"$root/etc/hostname"
+}
+
+# install_package ROOT: apt-get install of the overlay's shiftbind package
+# in the staging copy ROOT, as an administrator installs it: apt resolves
+# its dependencies (the base holds them: the image has no package lists),
+# and its maintainer scripts run in ROOT (the parser's system user,
+# shiftbind-allow.service enabled).
+install_package() {
+	local root=$1 deb
+	deb=$(cd "$root" && echo "$GUEST_LIB"/deb/shiftbind_*.deb)
+	if ! DEBIAN_FRONTEND=noninteractive chroot "$root" \
+		apt-get install -y --no-install-recommends "/$deb" >"$work/apt-get.log" 2>&1; then
+		tail -n 20 "$work/apt-get.log" >&2
+		cp "$work/apt-get.log" "$SHIFTBIND_CACHE/guest/package-install-failed.log"
+		die "installing /$deb in the guest image failed (log: $SHIFTBIND_CACHE/guest/package-install-failed.log); is a dependency missing from rootfs-builder/packages?"
+	fi
+}
+
+# configure_site ROOT: what the guest's administrator sets up after the
+# install: the guest's store in /etc/shiftbind/allow.conf (the package's
+# conffile), delegated to real root's (rootful) and the test user's
+# (rootless) containers.  Read-write and suid, explicitly (a mark is
+# read-only and ignores set-ID bits by default): the tests write through
+# shifts, and the image's setuid probe runs as the container's root in its
+# shift (the host path stays nosuid).
+configure_site() {
+	[ -f "$1/etc/shiftbind/allow.conf" ] ||
+		die "the shiftbind package installed no /etc/shiftbind/allow.conf in the guest image; check debian/ (make deb, host.deb_contents)"
+	echo "/srv/images rw suid owner=0 owner=$TEST_USER" >"$1/etc/shiftbind/allow.conf"
 }
 
 make_image() {
@@ -159,6 +184,8 @@ make_image() {
 	cp -a "$base" "$work/root"
 	cp -a "$overlay/." "$work/root/"
 	configure_users "$work/root"
+	install_package "$work/root"
+	configure_site "$work/root"
 	mkfs.ext4 -q -F -L shiftbind-root -d "$work/root" "$work/rootfs.img" "$IMAGE_SIZE" >/dev/null
 	prune_old_images 2
 	mv "$work/rootfs.img" "$image"
@@ -181,8 +208,13 @@ prune_old_images() {
 }
 
 main() {
-	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image
+	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image debs
 	kselftests=${2:-}
+	debs=("$bin"/deb/shiftbind_*.deb)
+	if [ "${#debs[@]}" -ne 1 ] || [ ! -f "${debs[0]}" ]; then
+		die "expected one shiftbind package in $bin/deb/, found: $(find "$bin/deb" -maxdepth 1 -name '*.deb' -printf '%f ' 2>/dev/null); build it with 'make userspace'"
+	fi
+	deb=${debs[0]}
 	if [ -n "$kselftests" ]; then
 		kind=${KERNEL:-$DEFAULT_KERNEL}
 		# Only a label here (kernel.sh, which built the selftests, checked

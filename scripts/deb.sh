@@ -1,6 +1,9 @@
 #!/bin/bash
-# deb.sh: build the Debian package of the hook and the CLI (debian/) into
-# $SHIFTBIND_OUT/deb/ and print the paths of the .deb files.
+# deb.sh [shiftbind] [kernel]: build Debian packages into $SHIFTBIND_OUT/deb/
+# and print the paths of the .deb files: shiftbind, the hook and the CLI
+# (debian/); kernel, the patched kernel of each base (linux-image-*,
+# linux-headers-*, from the cached build: scripts/kernel.sh deb).  Both by
+# default.
 #
 # dpkg-buildpackage writes into the tree it builds (debian/build,
 # debian/shiftbind, debian/.debhelper, debian/files...) and puts the
@@ -10,7 +13,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-readonly DEB_OUT=$SHIFTBIND_OUT/deb
+# DEB_OUT: where the packages go (make userspace builds the guest's into
+# its build directory).
+readonly DEB_OUT=${DEB_OUT:-$SHIFTBIND_OUT/deb}
 work= # the build copy, removed on exit
 
 # copy_tree DEST: the checkout's files (tracked or new, not ignored; not
@@ -28,8 +33,11 @@ copy_tree() {
 	) | tar -C "$dest" -xf -
 }
 
-main() {
-	local version src log deb
+# shiftbind_deb: the package of the hook and the CLI, built again only
+# when the files it is built from changed: $DEB_OUT/.shiftbind-source
+# holds their hash, that of the package there.
+shiftbind_deb() {
+	local version src log deb key
 	require_cmd git git
 	require_cmd dpkg-buildpackage dpkg-dev
 	require_cmd dh debhelper
@@ -42,6 +50,14 @@ main() {
 	src=$work/shiftbind-$version
 	mkdir "$src"
 	copy_tree "$src"
+	key=$(tar -C "$src" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
+		sha256sum | cut -c1-16)
+	if [ "$(cat "$DEB_OUT/.shiftbind-source" 2>/dev/null)" = "$key" ] &&
+		compgen -G "$DEB_OUT/shiftbind_${version}_*.deb" >/dev/null; then
+		log "shiftbind $version up to date in $DEB_OUT"
+		printf '%s\n' "$DEB_OUT"/shiftbind_*.deb
+		return 0
+	fi
 
 	log=$DEB_OUT/build.log
 	log "building shiftbind $version in $work (log: $log)"
@@ -51,11 +67,36 @@ main() {
 		tail -n 30 "$log" >&2
 		die "dpkg-buildpackage of shiftbind $version failed (log: $log); a missing Build-Depends is installed by 'make deps'"
 	fi
-	# Only this build's packages in $DEB_OUT.
-	rm -f "$DEB_OUT"/*.deb "$DEB_OUT"/*.buildinfo "$DEB_OUT"/*.changes
+	# Only this build's shiftbind package in $DEB_OUT.
+	rm -f "$DEB_OUT"/shiftbind_* "$DEB_OUT/.shiftbind-source"
 	mv "$work"/*.deb "$work"/*.buildinfo "$work"/*.changes "$DEB_OUT"/
-	for deb in "$DEB_OUT"/*.deb; do
+	echo "$key" >"$DEB_OUT/.shiftbind-source"
+	for deb in "$DEB_OUT"/shiftbind_*.deb; do
 		echo "$deb"
+	done
+}
+
+# kernel_debs: the test kernel's packages of each base of the run
+# (test_kernels: KERNEL, else TEST_KERNELS, else both), built first when
+# stale (scripts/kernel.sh deb).
+kernel_debs() {
+	local bases base
+	bases=$(test_kernels) || exit 1
+	rm -f "$DEB_OUT"/linux-*
+	for base in $bases; do
+		KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" deb "$DEB_OUT"
+	done
+}
+
+main() {
+	local what
+	[ "$#" -gt 0 ] || set -- shiftbind kernel
+	for what in "$@"; do
+		case $what in
+		shiftbind) shiftbind_deb ;;
+		kernel) kernel_debs ;;
+		*) die "deb.sh: no package set '$what'; use 'shiftbind' (the hook and the CLI), 'kernel' (the patched kernels) or both" ;;
+		esac
 	done
 }
 

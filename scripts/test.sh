@@ -95,9 +95,24 @@ prepare_kernel() {
 		KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image "$variant"
 }
 
-# What prepare_guest made of each base this run: its test kernel's image,
-# its guest image (with its selftests), or that a step of it failed.
-declare -A test_kernel=() guest_image=() prepared=()
+# What this run made of each base: its test kernel's image (and whether
+# that step passed), its guest image (with its selftests), or that a step
+# of it failed.
+declare -A test_kernel=() kernel_built=() guest_image=() prepared=()
+
+# prepare_test_kernel BASE: test_kernel[BASE], BASE's test kernel (step
+# kernel@BASE), built once per run: before the host suites, which check
+# its packages (host.deb_contents), and used by every boot.
+prepare_test_kernel() {
+	local base=$1
+	case ${kernel_built[$base]:-} in
+	ok) return 0 ;;
+	failed) return 1 ;;
+	esac
+	kernel_built[$base]=failed
+	test_kernel[$base]=$(prepare_kernel "$base" test) || return 1
+	kernel_built[$base]=ok
+}
 
 # prepare_guest BASE: the test kernel, selftests and guest image of BASE
 # (steps kernel@BASE, selftests@BASE, image@BASE), once per run however
@@ -109,7 +124,7 @@ prepare_guest() {
 	failed) return 1 ;;
 	esac
 	prepared[$base]=failed
-	test_kernel[$base]=$(prepare_kernel "$base" test) &&
+	prepare_test_kernel "$base" &&
 		kselftests=$(step "selftests@$base" env KERNEL="$base" "$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
 		guest_image[$base]=$(step "image@$base" env KERNEL="$base" \
 			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") ||
@@ -215,6 +230,11 @@ main() {
 
 	if [ "${#host_dirs[@]}" -gt 0 ]; then
 		"$TESTS/lib/runner.sh" --list "${host_dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
+		# The host suites check the kernels' packages, made from these
+		# builds; a failed build is its step's result (and theirs).
+		for base in "${kernels[@]}"; do
+			prepare_test_kernel "$base" || true
+		done
 		log "running host suites: ${HOST_SUITES[*]} (checking the series of: ${kernels[*]})"
 		# The host's checks of the series (checkpatch, round trip) cover
 		# the run's kernels (tests/lib/testlib.sh, kernels_under_test).

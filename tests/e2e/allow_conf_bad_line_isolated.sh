@@ -27,12 +27,6 @@ mkdir -p "${stores[@]}"
 chmod 0711 "${stores[@]}"
 uid=$(id -u "$TEST_USER")
 
-# mark_of DIR: the options of the mount on DIR that carry allow-shift
-# (the topmost), or nothing.
-mark_of() {
-	awk -v d="$1" '$5 == d && $6 ~ /allow-shift/ { o = $6 } END { print o }' /proc/self/mountinfo
-}
-
 conf=$SCRATCH/allow.conf
 cat >"$conf" <<EOF
 $good1 owner=root owner=$TEST_USER

@@ -14,7 +14,7 @@ command -v podman >/dev/null ||
 [ -f "$HOOKS_DIR/shiftbind.json" ] || fail "no hooks.d registration in $HOOKS_DIR"
 
 # podman_run [--hooks-dir DIR] ARG...: a throwaway podman, all of its state
-# in the scratch directory.  The guest has no systemd, so cgroups and
+# in the scratch directory.  systemd does not run the guest, so cgroups and
 # events are podman's file-based fallbacks; vfs storage because --rootfs
 # needs no image layers.
 podman_run() {

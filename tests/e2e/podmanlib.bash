@@ -66,7 +66,7 @@ as_user() {
 }
 
 # user_podman ARG...: the test user's rootless podman, with the guest's
-# fallbacks (no systemd: cgroupfs, file events) and crun.
+# fallbacks (systemd does not run the guest: cgroupfs, file events) and crun.
 user_podman() {
 	as_user podman --cgroup-manager=cgroupfs --events-backend file \
 		--runtime /usr/bin/crun "$@"

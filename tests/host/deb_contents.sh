@@ -16,6 +16,13 @@
 #   - the packaged binaries run and know their installed paths
 #   - lintian: no error and no warning (overrides carry their reason in
 #     debian/shiftbind.lintian-overrides)
+# and the kernels' packages, for each base of the run (make deb builds
+# them with the kernel's own bindeb-pkg from the cached build):
+#   - linux-image-RELEASE and linux-headers-RELEASE of the build's
+#     release, version SOURCE-VERSION+shiftbindVERSION; no linux-libc-dev
+#   - the image's kernel is the cached build's bzImage, byte for byte (no
+#     second build), with its configuration, System.map and modules
+#   - lintian: no error
 . "$(dirname "$0")/../lib/testlib.sh"
 scratch_dir
 
@@ -34,7 +41,9 @@ checkout_state() {
 before=$(checkout_state)
 out=$SCRATCH/out
 assert_status 0 make -s -C "$top" deb OUT="$out"
-deb=$out/deb/shiftbind_$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)_amd64.deb
+made=$OUTPUT # the packages make deb listed
+project_version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+deb=$out/deb/shiftbind_${project_version}_amd64.deb
 [ -f "$deb" ] || fail "make deb did not write $deb; it printed: $OUTPUT"
 assert_contains "$deb" "$OUTPUT" "make deb's list of packages"
 assert_eq "$before" "$(checkout_state)" "git status of the checkout after make deb"
@@ -50,6 +59,7 @@ fi
 expected_files="-rw-r--r-- root/root ./etc/shiftbind/allow.conf
 -rw-r--r-- root/root ./lib/systemd/system/shiftbind-allow.service
 -rw-r--r-- root/root ./usr/lib/sysusers.d/shiftbind.conf
+-rw-r--r-- root/root ./usr/lib/tmpfiles.d/shiftbind.conf
 -rwxr-xr-x root/root ./usr/libexec/shiftbind/shiftbind-hook
 -rwxr-xr-x root/root ./usr/sbin/shiftbind
 -rw-r--r-- root/root ./usr/share/containers/oci/hooks.d/shiftbind.json
@@ -112,6 +122,8 @@ for script in "$ctl"/preinst "$ctl"/postinst "$ctl"/prerm "$ctl"/postrm; do
 done
 postinst=$(cat "$ctl/postinst")
 assert_contains "deb-systemd-helper enable 'shiftbind-allow.service'" "$postinst" "postinst"
+assert_match 'systemd-tmpfiles .*--create shiftbind\.conf' "$postinst" \
+	"postinst (the hook's log directory, /usr/lib/tmpfiles.d/shiftbind.conf)"
 sysusers=$(grep -E '^[[:space:]]*systemd-sysusers .*shiftbind\.conf$' "$ctl/postinst") ||
 	fail "the postinst runs no systemd-sysusers on shiftbind.conf: $postinst"
 
@@ -150,3 +162,54 @@ issues=$(grep -E '^[EW]: ' <<<"$lint" || true)
 assert_eq "" "$issues" "lintian errors and warnings on $(basename "$changes")"
 assert_eq 0 "$status" "lintian's exit status (output: $lint)"
 echo "package checked: $(basename "$deb"), Depends: $depends"
+
+# The kernels' packages.
+# kernel_build BASE: the O= build directory of BASE's test kernel.
+kernel_build() {
+	KERNEL=$1 "$top/scripts/kernel.sh" build-dir test
+}
+
+# check_kernel_packages BASE: its image and headers packages in $out/deb.
+check_kernel_packages() {
+	local base=$1 build release version image headers pkg
+	build=$(kernel_build "$base") || fail "no build directory of the $base kernel"
+	release=$(cat "$build/include/config/kernel.release") ||
+		fail "the $base kernel was not built ($build/include/config/kernel.release)"
+	version=$(dpkg-query -W -f='${Version}' "linux-source-$base")+shiftbind$project_version
+	image=$out/deb/linux-image-${release}_${version}_amd64.deb
+	headers=$out/deb/linux-headers-${release}_${version}_amd64.deb
+	for pkg in "$image" "$headers"; do
+		[ -f "$pkg" ] || fail "make deb did not write $pkg; it wrote: $(ls "$out/deb")"
+		assert_contains "$pkg" "$made" "make deb's list of packages"
+		assert_eq amd64 "$(dpkg-deb -f "$pkg" Architecture)" "Architecture of ${pkg##*/}"
+		assert_eq "$version" "$(dpkg-deb -f "$pkg" Version)" "Version of ${pkg##*/}"
+	done
+	assert_eq "linux-image-$release" "$(dpkg-deb -f "$image" Package)" "Package of the $base image"
+	assert_eq "linux-headers-$release" "$(dpkg-deb -f "$headers" Package)" "Package of the $base headers"
+
+	listing=$(dpkg-deb -c "$image") || fail "dpkg-deb -c $image failed"
+	for file in "./boot/vmlinuz-$release" "./boot/config-$release" "./boot/System.map-$release" \
+		"./lib/modules/$release/modules.order"; do
+		assert_match " $file\$" "$(awk '{ print "", $6 }' <<<"$listing")" "$file in ${image##*/}"
+	done
+	dpkg-deb --fsys-tarfile "$image" | tar -xOf - "./boot/vmlinuz-$release" >"$SCRATCH/vmlinuz-$base"
+	cmp -s "$SCRATCH/vmlinuz-$base" "$(KERNEL=$base "$top/scripts/kernel.sh" image test)" ||
+		fail "the kernel in ${image##*/} is not the cached build's bzImage ($build)"
+	assert_contains "CONFIG_TEST_CONFIGFD=y" \
+		"$(dpkg-deb --fsys-tarfile "$image" | tar -xOf - "./boot/config-$release")" \
+		"the configuration in ${image##*/}"
+	assert_match " \./usr/src/linux-headers-$release/Module\.symvers\$" \
+		"$(dpkg-deb -c "$headers" | awk '{ print "", $6 }')" "Module.symvers in ${headers##*/}"
+
+	lint=$(lintian --fail-on error "$image" "$headers" 2>&1) ||
+		fail "lintian errors on the $base kernel's packages: $lint"
+}
+
+if compgen -G "$out/deb/linux-libc-dev_*" >/dev/null; then
+	fail "make deb kept linux-libc-dev, which would replace Debian's uapi headers: $(ls "$out/deb")"
+fi
+bases=$(kernels_under_test)
+for base in $bases; do
+	check_kernel_packages "$base"
+	echo "kernel packages checked: $base"
+done

@@ -5,9 +5,9 @@
 # With a kernel base's selftests the image is that base's
 # (rootfs-BASE-KEY.img): two bases get two images from one guest base,
 # and pruning old images of one base leaves the other's and the
-# selftest-less ones alone.  The base is a small stand-in (GUEST_BASE)
-# and so are the selftests, so that this takes seconds instead of a
-# debootstrap and kernel builds.
+# selftest-less ones alone.  The base is a small stand-in (GUEST_BASE),
+# and so are the selftests, the package and apt-get, so that this takes
+# seconds instead of a debootstrap, a package build and kernel builds.
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
 require_root
@@ -17,22 +17,37 @@ build_image=$SHIFTBIND_TESTS/../rootfs-builder/build-image.sh
 export SHIFTBIND_CACHE=$SCRATCH/cache GUEST_BASE=$SCRATCH/base GUEST_IMAGE_SIZE=64M
 
 # A base with what the image step uses of it: the account files useradd
-# edits, and a busybox binary for the shared image.
+# edits, a busybox binary for the shared image, and a stand-in apt-get
+# (with the real bash it runs on) that records how it was called and
+# installs what the package would: the conffile the site then edits.
 make_standin_base() {
-	install -d "$GUEST_BASE"/{bin,etc,home,srv,usr/lib}
+	local lib
+	install -d "$GUEST_BASE"/{bin,etc,home,srv,usr/bin,usr/lib,var/log}
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$GUEST_BASE/etc/passwd"
 	printf 'root:x:0:\nshadow:x:42:\n' >"$GUEST_BASE/etc/group"
 	printf 'root:*:19000:0:99999:7:::\n' >"$GUEST_BASE/etc/shadow"
 	install -m 755 /bin/true "$GUEST_BASE/bin/busybox"
-	install -m 755 /bin/true "$GUEST_BASE/bin/bash" # the test user's shell
+	install -m 755 /bin/bash "$GUEST_BASE/bin/bash"
+	for lib in $(ldd /bin/bash | grep -o '/[^ ]*'); do
+		install -D -m 755 "$lib" "$GUEST_BASE$lib"
+	done
+	# bash's builtins only: the directory is made here.
+	install -d "$GUEST_BASE/etc/shiftbind"
+	cat >"$GUEST_BASE/usr/bin/apt-get" <<'EOF_APT'
+#!/bin/bash
+echo "$*" >>/var/log/apt-get.args
+echo "# the package's allow.conf" >/etc/shiftbind/allow.conf
+EOF_APT
+	chmod 755 "$GUEST_BASE/usr/bin/apt-get"
 }
 
-# BIN_DIR as the Makefile fills it, with a stand-in probe; the hook and
-# CLI are built by the image step itself (oci-hook's install target).
+# BIN_DIR as the Makefile fills it, with a stand-in probe and package (the
+# hook's test programs are built by the image step itself).
 make_bin_dir() {
-	install -d "$SCRATCH/bin"
+	install -d "$SCRATCH/bin/deb"
 	printf '#!/bin/sh\necho %s\n' "$1" >"$SCRATCH/bin/probe"
 	chmod 755 "$SCRATCH/bin/probe"
+	echo "stand-in package" >"$SCRATCH/bin/deb/shiftbind_0.0-test_amd64.deb"
 }
 
 make_standin_base
@@ -47,9 +62,14 @@ assert_contains "filesystem volume name:   shiftbind-root" \
 	"$(dumpe2fs -h "$first" 2>/dev/null | tr '[:upper:]' '[:lower:]')" "the image is an ext4 file system"
 # The test user and its subordinate ids are in the image.
 assert_contains "tester:x:1001:" "$(debugfs -R 'cat /etc/passwd' "$first" 2>/dev/null)" "test user"
-# The parser child's system user, which the install step creates.
-assert_match "(^|"$'\n'")shiftbind-parser:x:[1-9][0-9]*:[1-9][0-9]*:" \
-	"$(debugfs -R 'cat /etc/passwd' "$first" 2>/dev/null)" "the parser's user"
+# The package, kept in the image and installed from there with apt-get
+# in the image's root, then the site's allow.conf over its conffile.
+assert_contains "shiftbind_0.0-test_amd64.deb" \
+	"$(debugfs -R 'ls -l /usr/lib/shiftbind/deb' "$first" 2>/dev/null)" "the package in the image"
+assert_eq "install -y --no-install-recommends /usr/lib/shiftbind/deb/shiftbind_0.0-test_amd64.deb" \
+	"$(debugfs -R 'cat /var/log/apt-get.args' "$first" 2>/dev/null)" "how the image step ran apt-get"
+assert_eq "/srv/images rw suid owner=0 owner=tester" \
+	"$(debugfs -R 'cat /etc/shiftbind/allow.conf' "$first" 2>/dev/null)" "the site's allow.conf"
 assert_eq "" "$(find "$SHIFTBIND_CACHE/guest" -maxdepth 1 -name '.image.*')" "scratch left in the cache"
 
 assert_status 0 "$build_image" "$SCRATCH/bin"
