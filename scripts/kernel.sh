@@ -284,7 +284,9 @@ deb() {
 	src=$(source_dir)
 	build=$(build_dir test)
 	version=$(package_version)
-	key="$(built_key test) package $version"
+	# The packaging too: this script and the overrides it installs.
+	key="$(built_key test) package $version $(hash_files "$0" \
+		"$SHIFTBIND_ROOT/configs/kernel-package.lintian-overrides")"
 	dir=$(kernel_cache)/deb-$(source_version)
 	if [ "$(cat "$dir/.shiftbind-made" 2>/dev/null)" != "$key" ]; then
 		rm -rf "$dir"
@@ -304,7 +306,7 @@ deb() {
 # products next to the directory it builds in, BUILD's parent, the cache
 # holding every base's builds: only those of VERSION are this build's.
 make_kernel_debs() {
-	local src=$1 build=$2 version=$3 dir=$4 parent log_file
+	local src=$1 build=$2 version=$3 dir=$4 parent log_file deb
 	parent=$(dirname "$build")
 	log_file=$dir/bindeb-pkg.log
 	log "packaging the test kernel of $KERNEL as $version (log: $log_file)"
@@ -313,7 +315,7 @@ make_kernel_debs() {
 	# debian/control are those of building the kernel, which this
 	# build did; 6.1's bindeb-pkg checks them, 6.12's does not.
 	if ! DEBFULLNAME="shiftbind developers" DEBEMAIL=shiftbind@example.org \
-		KDEB_CHANGELOG_DIST=bookworm \
+		KDEB_CHANGELOG_DIST=bookworm KDEB_SOURCENAME=linux-shiftbind \
 		make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= \
 			KDEB_PKGVERSION="$version" KBUILD_BUILD_VERSION="$(build_version)" \
 			DPKG_FLAGS=-d bindeb-pkg >"$log_file" 2>&1; then
@@ -323,6 +325,58 @@ make_kernel_debs() {
 	mv "$parent"/linux-image-*_"$version"_*.deb "$parent"/linux-headers-*_"$version"_*.deb "$dir/" ||
 		die "bindeb-pkg made no linux-image and linux-headers package of $version in $parent; log: $log_file"
 	rm -f "$parent"/*_"$version"_*
+	for deb in "$dir"/*.deb; do
+		finish_package "$deb"
+	done
+}
+
+# finish_package DEB: what bindeb-pkg leaves to a distribution's
+# packaging (dh_strip, dh_shlibdeps, dh_fixperms, dh_lintian), done to
+# the package DEB in place: its ELF programs (the headers package's host
+# tools: fixdep, modpost, objtool...) stripped and their libraries
+# declared in Depends, the kernel tree's .gitignore files dropped, files
+# that are executable but neither ELF nor a script (fragments Kbuild's
+# scripts source) made plain files, and lintian's overrides installed
+# (configs/kernel-package.lintian-overrides says why).  Repacked with its
+# md5sums and installed size computed again.
+finish_package() {
+	local deb=$1 work tree package file depends elfs=()
+	work=$(mktemp -d "$(dirname "$deb")/.finish.XXXXXX")
+	tree=$work/tree
+	dpkg-deb -R "$deb" "$tree"
+	package=$(sed -n 's/^Package: //p' "$tree/DEBIAN/control")
+	find "$tree" -path "$tree/DEBIAN" -prune -o -type f -name .gitignore -exec rm -f {} +
+	while IFS= read -r -d '' file; do
+		if readelf -h "$file" >/dev/null 2>&1; then
+			elfs+=("$file")
+		elif [ "$(head -c 2 "$file")" != '#!' ]; then
+			chmod a-x "$file"
+		fi
+	done < <(find "$tree" -path "$tree/DEBIAN" -prune -o -type f -perm /111 -print0)
+	if [ "${#elfs[@]}" -gt 0 ]; then
+		strip --strip-unneeded --remove-section=.comment --remove-section=.note "${elfs[@]}"
+		# dpkg-shlibdeps reads a debian/control; any will do.
+		mkdir "$work/debian"
+		: >"$work/debian/control"
+		depends=$(cd "$work" && dpkg-shlibdeps -O "${elfs[@]/#/-e}" 2>/dev/null |
+			sed -n 's/^shlibs:Depends=//p')
+		[ -n "$depends" ] || die "dpkg-shlibdeps found no libraries for the programs of $package"
+		sed -i "/^Architecture:/a Depends: $depends" "$tree/DEBIAN/control"
+	fi
+	install -D -m 644 "$SHIFTBIND_ROOT/configs/kernel-package.lintian-overrides" \
+		"$tree/usr/share/lintian/overrides/$package"
+	sed -i "s/^Installed-Size: .*/Installed-Size: $(installed_size "$tree")/" "$tree/DEBIAN/control"
+	(cd "$tree" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
+		xargs -0 md5sum) >"$tree/DEBIAN/md5sums"
+	dpkg-deb --root-owner-group -Zxz -b "$tree" "$deb" >/dev/null
+	rm -rf "$work"
+}
+
+# installed_size TREE: dpkg's Installed-Size of a package tree, in KiB
+# (each file rounded up, one for anything else).
+installed_size() {
+	find "$1" -mindepth 1 -path "$1/DEBIAN" -prune -o -printf '%y %s\n' |
+		awk '{ n += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print n }'
 }
 
 default_dev_tree() { echo "$(kernel_cache)/dev-$KERNEL"; }
