@@ -13,6 +13,8 @@
 #
 # Results: $SHIFTBIND_OUT/results.tap, the failures' diagnostics on
 # stdout, and the summary line "N passed, N failed, N skipped" last.
+# $SHIFTBIND_OUT/durations.txt lists the steps and test files by wall
+# time, slowest first: where a run's minutes went.
 set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -56,9 +58,10 @@ reboot_suites() {
 # step's reason, so the summary names what broke instead of only listing
 # suites without results; the caller runs nothing that needs the step.
 step() {
-	local name=$1 status=0
+	local name=$1 status=0 start=$SECONDS
 	shift
 	{ "$@" 2>&1 1>&3 | tee "$SHIFTBIND_OUT/step-$name.log" >&2; } 3>&1 || status=$?
+	echo "# took $((SECONDS - start)) step.$name" >>"$SHIFTBIND_OUT/steps.results"
 	[ "$status" -eq 0 ] && return 0
 	harness_failure "step.$name" "$SHIFTBIND_OUT/step-$name.log"
 	log "step '$name' failed (exit $status); its log: $SHIFTBIND_OUT/step-$name.log"
@@ -197,6 +200,14 @@ run_debug_suites() {
 		console-debug.log "$(IFS=,; echo "$*")" || true
 }
 
+# write_durations RESULTS...: their "# took SECONDS WHAT" lines, slowest
+# first, as "SECONDS WHAT" in durations.txt.
+write_durations() {
+	cat -- "$@" 2>/dev/null | sed -n 's/^# took //p' | sort -rn -k1,1 \
+		>"$SHIFTBIND_OUT/durations.txt" || true
+	log "where the time went, slowest first: $SHIFTBIND_OUT/durations.txt"
+}
+
 selected() {
 	[ -z "${SUITES:-}" ] && return 0
 	[[ ",$SUITES," == *",$1,"* ]]
@@ -208,7 +219,7 @@ main() {
 	list=$(test_kernels) || exit 1
 	mapfile -t kernels <<<"$list"
 	mkdir -p "$SHIFTBIND_OUT"
-	rm -f "$SHIFTBIND_OUT"/{host,guest*,harness}.results \
+	rm -f "$SHIFTBIND_OUT"/{host,guest*,harness,steps}.results \
 		"$SHIFTBIND_OUT/expected.list" "$SHIFTBIND_OUT"/step-*.log
 	: >"$SHIFTBIND_OUT/harness.results"
 
@@ -249,6 +260,7 @@ main() {
 	fi
 	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "$debug_base" "${debug[@]}"
 
+	write_durations "$SHIFTBIND_OUT"/{host,steps}.results "$SHIFTBIND_OUT"/guest*@*.results
 	"$SHIFTBIND_ROOT/scripts/report.sh" --expect "$SHIFTBIND_OUT/expected.list" \
 		"$SHIFTBIND_OUT/results.tap" "$SHIFTBIND_OUT/host.results" \
 		"$SHIFTBIND_OUT"/guest*@*.results "$SHIFTBIND_OUT/harness.results"

@@ -10,23 +10,29 @@
 # an existing entry covers it; get_maintainer.pl answers that question
 # exactly, so it replaces the heuristic here.
 . "$(dirname "$0")/../lib/testlib.sh"
+scratch_dir
 
 kernel=$SHIFTBIND_TESTS/../scripts/kernel.sh
 # checkpatch's SPDX check runs python3 with Debian's ply and git modules.
 export PATH=/usr/bin:/bin:$PATH
 
 # checkpatch_clean BASE TREE PATCH...: checkpatch of each patch of BASE in
-# its patched source TREE; prints the reports, fails when there are any.
+# its patched source TREE, one per core at a time (each takes seconds and
+# a series has dozens); prints the reports in series order, fails when
+# there are any.
 checkpatch_clean() {
-	local base=$1 tree=$2 patch report dirty=0
+	local base=$1 tree=$2 reports=$SCRATCH/checkpatch-$1 patch dirty=0
 	shift 2
+	mkdir -p "$reports"
+	printf '%s\0' "$@" | (cd "$tree" && xargs -0 -n 1 -P "$(nproc)" sh -c '
+		perl scripts/checkpatch.pl --strict --quiet --ignore FILE_PATH_CHANGES \
+			"$0/$2" >"$1/$2.report" 2>&1 || echo "(checkpatch exit status $?)" >>"$1/$2.report"
+	' "$SHIFTBIND_TESTS/../kernel-patches/$base" "$reports")
 	for patch in "$@"; do
-		if ! report=$(cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
-			--ignore FILE_PATH_CHANGES "$SHIFTBIND_TESTS/../kernel-patches/$base/$patch" 2>&1) ||
-			[ -n "$report" ]; then
-			printf '%s/%s:\n%s\n' "$base" "$patch" "$report"
-			dirty=1
-		fi
+		[ -f "$reports/$patch.report" ] || fail "checkpatch of $base/$patch left no report"
+		[ -s "$reports/$patch.report" ] || continue
+		printf '%s/%s:\n%s\n' "$base" "$patch" "$(cat "$reports/$patch.report")"
+		dirty=1
 	done
 	return "$dirty"
 }

@@ -30,6 +30,7 @@ assert_contains $'ok - demo.fixture_test\n' "$out"
 assert_contains 'ok - demo.only' "$out"
 assert_contains $'not ok - demo.short\n#   exit status 0, planned 3, reported 1' "$out"
 assert_eq 5 "$(grep -c '^# ran demo/' <<<"$out")" "number of ran markers"
+assert_eq 5 "$(grep -cE '^# took [0-9]+\.[0-9] demo/' <<<"$out")" "each file's wall time"
 assert_eq "$(printf 'demo/fails.sh\ndemo/passes.sh\ndemo/short.tap\ndemo/skips.sh\ndemo/sub.tap')" \
 	"$("$SHIFTBIND_TESTS/lib/runner.sh" --list "$suite")" "listed test files"
 

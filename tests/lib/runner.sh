@@ -25,6 +25,8 @@
 #   not ok - SUITE.NAME
 #   # diagnostic lines (after a failure: the tail of the test's output)
 #   # ran SUITE/FILE            (after each test file, whatever its result)
+#   # took SECONDS SUITE/FILE   (its wall time, for the run's slowest-tests
+#                               list: scripts/report.sh --durations)
 # The "# ran" markers let the host tell a test that ran from one that left
 # no result because the guest died.
 set -uo pipefail
@@ -109,12 +111,19 @@ run_tap_test() {
 	fi
 }
 
+# elapsed START: seconds since START (an $EPOCHREALTIME), one decimal.
+elapsed() {
+	local now=${EPOCHREALTIME/[.,]/} then=${1/[.,]/}
+	local tenths=$(((now - then) / 100000))
+	echo "$((tenths / 10)).$((tenths % 10))"
+}
+
 # label SUITE_DIR: what the suite's results are named: SUITE, or
 # SUITE@BASE under --kernel.
 label() { echo "$(basename "$1")${kernel:+@$kernel}"; }
 
 run_suites() {
-	local logs=$1 dir suite file log
+	local logs=$1 dir suite file log start
 	shift
 	mkdir -p "$logs"
 	for dir in "$@"; do
@@ -122,11 +131,13 @@ run_suites() {
 		while read -r file; do
 			log=$logs/$(label "$dir").$(basename "$file").log
 			printf 'running %s/%s\n' "$(label "$dir")" "$(basename "$file")" >&2
+			start=$EPOCHREALTIME
 			case $file in
 			*.sh) run_sh_test "$(label "$dir")" "$file" "$log" ;;
 			*.tap) run_tap_test "$(label "$dir")" "$suite" "$file" "$log" ;;
 			esac
 			echo "# ran $(label "$dir")/$(basename "$file")"
+			echo "# took $(elapsed "$start") $(label "$dir")/$(basename "$file")"
 		done < <(test_files "$dir")
 	done
 }
