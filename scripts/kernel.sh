@@ -314,8 +314,10 @@ make_kernel_debs() {
 	# DPKG_FLAGS=-d: the build dependencies of Kbuild's generated
 	# debian/control are those of building the kernel, which this
 	# build did; 6.1's bindeb-pkg checks them, 6.12's does not.
+	# KDEB_COMPRESS=none: finish_package unpacks and compresses them
+	# again, and compressing the headers package twice is a minute.
 	if ! DEBFULLNAME="shiftbind developers" DEBEMAIL=shiftbind@example.org \
-		KDEB_CHANGELOG_DIST=bookworm KDEB_SOURCENAME=linux-shiftbind \
+		KDEB_CHANGELOG_DIST=bookworm KDEB_SOURCENAME=linux-shiftbind KDEB_COMPRESS=none \
 		make -C "$src" O="$build" -j"$JOBS" LOCALVERSION= \
 			KDEB_PKGVERSION="$version" KBUILD_BUILD_VERSION="$(build_version)" \
 			DPKG_FLAGS=-d bindeb-pkg >"$log_file" 2>&1; then

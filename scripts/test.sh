@@ -7,6 +7,11 @@
 # (scripts/lib.sh's debug_kernel).  SUITES=a,b limits the run to those
 # suites.
 #
+# While a guest boots, the run does work that needs no guest in the
+# background at low priority: the next kernel's build, and the host suites
+# once the test kernels are built (before_boot).  Under TCG a guest keeps
+# about 1.25 of the machine's 2 cores busy; the rest would idle.
+#
 # Guest results are named SUITE@BASE.NAME and steps step.NAME@BASE, so a
 # failure says on which kernel (tests/lib/runner.sh --kernel); host
 # results stay host.NAME.
@@ -104,8 +109,8 @@ prepare_kernel() {
 declare -A test_kernel=() kernel_built=() guest_image=() prepared=()
 
 # prepare_test_kernel BASE: test_kernel[BASE], BASE's test kernel (step
-# kernel@BASE), built once per run: before the host suites, which check
-# its packages (host.deb_contents), and used by every boot.
+# kernel@BASE), built once per run: used by every boot of BASE and by the
+# host suites, which check its packages (host.deb_contents).
 prepare_test_kernel() {
 	local base=$1
 	case ${kernel_built[$base]:-} in
@@ -113,6 +118,8 @@ prepare_test_kernel() {
 	failed) return 1 ;;
 	esac
 	kernel_built[$base]=failed
+	background_build_started["$base test"]=1
+	await_background_build "$base" test
 	test_kernel[$base]=$(prepare_kernel "$base" test) || return 1
 	kernel_built[$base]=ok
 }
@@ -133,6 +140,67 @@ prepare_guest() {
 			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") ||
 		return 1
 	prepared[$base]=ok
+}
+
+# The kernels the run boots, "BASE VARIANT" in the order it needs them
+# (main), which of them were started, and the background jobs.
+kernel_plan=()
+declare -A background_build_started=() background_build_pid=()
+host_suites_pid=
+
+# background_build BASE VARIANT: build that kernel (and a test kernel's
+# selftests) in the background at the lowest CPU priority, into
+# out/background-VARIANT@BASE.log.  await_background_build waits for it
+# before the step that needs it, which then finds the build up to date;
+# if it failed, the step builds it again and reports the failure as its
+# own.
+background_build() {
+	local base=$1 variant=$2 log
+	log=$SHIFTBIND_OUT/background-$variant@$base.log
+	log "building the $base $variant kernel in the background, at low priority, while the guest runs (log: $log)"
+	(
+		start=$SECONDS
+		require_series "$base" &&
+			KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
+			if [ "$variant" = test ]; then
+				KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kselftests.sh" >/dev/null
+			fi
+		status=$?
+		echo "# took $((SECONDS - start)) background-$variant@$base" >>"$SHIFTBIND_OUT/steps.results"
+		exit "$status"
+	) </dev/null >"$log" 2>&1 &
+	background_build_pid["$base $variant"]=$!
+}
+
+# await_background_build BASE VARIANT: wait for background_build's job of
+# that kernel, if there is one.
+await_background_build() {
+	local pid=${background_build_pid["$1 $2"]:-}
+	[ -n "$pid" ] || return 0
+	unset 'background_build_pid["$1 $2"]'
+	log "waiting for the background build of the $1 $2 kernel"
+	wait "$pid" ||
+		log "the background build of the $1 $2 kernel failed (log: $SHIFTBIND_OUT/background-$2@$1.log); building it in the foreground"
+}
+
+# before_boot: start the work that needs no guest, to run while this boot
+# does: the build of the first kernel of kernel_plan not started yet, and
+# the host suites once every test kernel they check is built (they are
+# single-threaded: better beside a boot than after the last one).
+before_boot() {
+	local entry base
+	for entry in "${kernel_plan[@]}"; do
+		[ -z "${background_build_started[$entry]:-}" ] || continue
+		background_build_started[$entry]=1
+		# shellcheck disable=SC2086 # "BASE VARIANT"
+		background_build $entry
+		break
+	done
+	[ -z "$host_suites_pid" ] || return 0
+	for base in "${kernels[@]}"; do
+		[ -n "${kernel_built[$base]:-}" ] || return 0
+	done
+	start_host_suites background
 }
 
 # out_file NAME BASE: the per-run output file NAME of BASE's boots (NAME
@@ -171,6 +239,7 @@ run_test_suites() {
 	export GUEST_DISK=$SHIFTBIND_CACHE/run/test-disk-$base-$$.img
 	mkdir -p "$SHIFTBIND_CACHE/run"
 	rm -f "$GUEST_DISK"
+	before_boot
 	log "booting the $base guest for suites: $*"
 	boot_guest "$base" boot "${test_kernel[$base]}" guest.results console.log \
 		"$(IFS=,; echo "$*")" &&
@@ -193,7 +262,10 @@ run_debug_suites() {
 	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
 	expect "$base" "${dirs[@]}"
 	log "building the $base debug kernel for suites: $*"
-	prepare_guest "$base" && kernel=$(prepare_kernel "$base" debug) || return 0
+	background_build_started["$base debug"]=1
+	prepare_guest "$base" && await_background_build "$base" debug &&
+		kernel=$(prepare_kernel "$base" debug) || return 0
+	before_boot
 	log "booting the $base debug kernel for suites: $*"
 	GUEST_APPEND="log_buf_len=4M ${GUEST_APPEND:-}" \
 		boot_guest "$base" debug-boot "$kernel" guest-debug.results \
@@ -213,14 +285,55 @@ selected() {
 	[[ ",$SUITES," == *",$1,"* ]]
 }
 
+# The run's kernel bases and host suite directories (main).
+kernels=()
+host_dirs=()
+
+# start_host_suites [background]: run the host suites, in the background
+# at low priority while a guest boots (before_boot), else here.  They
+# check the packages of the run's test kernels, so those are built first
+# (a failed build is its step's result, and theirs).
+start_host_suites() {
+	local base
+	[ "${#host_dirs[@]}" -gt 0 ] && [ -z "$host_suites_pid" ] || return 0
+	for base in "${kernels[@]}"; do
+		prepare_test_kernel "$base" || true
+	done
+	log "running host suites: ${HOST_SUITES[*]} (checking the series of: ${kernels[*]})${1:+, in the background (log: $SHIFTBIND_OUT/host-suites.log)}"
+	# The host's checks of the series (checkpatch, round trip) cover
+	# the run's kernels (tests/lib/testlib.sh, kernels_under_test).
+	if [ "${1:-}" = background ]; then
+		TEST_KERNELS=${kernels[*]} nice -n 10 "$TESTS/lib/runner.sh" --logs "$SHIFTBIND_OUT/logs" \
+			"${host_dirs[@]}" >"$SHIFTBIND_OUT/host.results" 2>"$SHIFTBIND_OUT/host-suites.log" </dev/null &
+		host_suites_pid=$!
+	else
+		TEST_KERNELS=${kernels[*]} "$TESTS/lib/runner.sh" --logs "$SHIFTBIND_OUT/logs" \
+			"${host_dirs[@]}" >"$SHIFTBIND_OUT/host.results"
+		host_suites_pid=finished
+	fi
+}
+
+# finish_host_suites: the host suites have run (in the background, or now).
+finish_host_suites() {
+	case $host_suites_pid in
+	finished) ;;
+	"") start_host_suites ;;
+	*)
+		log "waiting for the host suites (log: $SHIFTBIND_OUT/host-suites.log)"
+		wait "$host_suites_pid" || true
+		host_suites_pid=finished
+		;;
+	esac
+}
+
 main() {
-	local suite list base kernels=() debug_base host_dirs=() guest=() debug=()
+	local suite list base debug_base guest=() debug=()
 	[ -n "$bin" ] || die "usage: test.sh BIN_DIR"
 	list=$(test_kernels) || exit 1
 	mapfile -t kernels <<<"$list"
 	mkdir -p "$SHIFTBIND_OUT"
 	rm -f "$SHIFTBIND_OUT"/{host,guest*,harness,steps}.results \
-		"$SHIFTBIND_OUT/expected.list" "$SHIFTBIND_OUT"/step-*.log
+		"$SHIFTBIND_OUT/expected.list" "$SHIFTBIND_OUT"/{step,background}-*.log
 	: >"$SHIFTBIND_OUT/harness.results"
 
 	for suite in "${HOST_SUITES[@]}"; do
@@ -239,19 +352,12 @@ main() {
 		debug_base=$(debug_kernel "${kernels[@]}") || exit 1
 	fi
 
-	if [ "${#host_dirs[@]}" -gt 0 ]; then
+	[ "${#host_dirs[@]}" -eq 0 ] ||
 		"$TESTS/lib/runner.sh" --list "${host_dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
-		# The host suites check the kernels' packages, made from these
-		# builds; a failed build is its step's result (and theirs).
-		for base in "${kernels[@]}"; do
-			prepare_test_kernel "$base" || true
-		done
-		log "running host suites: ${HOST_SUITES[*]} (checking the series of: ${kernels[*]})"
-		# The host's checks of the series (checkpatch, round trip) cover
-		# the run's kernels (tests/lib/testlib.sh, kernels_under_test).
-		TEST_KERNELS=${kernels[*]} "$TESTS/lib/runner.sh" --logs "$SHIFTBIND_OUT/logs" \
-			"${host_dirs[@]}" >"$SHIFTBIND_OUT/host.results"
+	if [ "${#guest[@]}" -gt 0 ]; then
+		for base in "${kernels[@]}"; do kernel_plan+=("$base test"); done
 	fi
+	[ "${#debug[@]}" -eq 0 ] || kernel_plan+=("$debug_base debug")
 
 	if [ "${#guest[@]}" -gt 0 ]; then
 		for base in "${kernels[@]}"; do
@@ -259,6 +365,8 @@ main() {
 		done
 	fi
 	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "$debug_base" "${debug[@]}"
+	finish_host_suites
+	wait # a background build whose boot never came (a failed step)
 
 	write_durations "$SHIFTBIND_OUT"/{host,steps}.results "$SHIFTBIND_OUT"/guest*@*.results
 	"$SHIFTBIND_ROOT/scripts/report.sh" --expect "$SHIFTBIND_OUT/expected.list" \

@@ -72,18 +72,63 @@ user_podman() {
 		--runtime /usr/bin/crun "$@"
 }
 
+# user_podman_dirs: the test user's podman run root and runtime directory
+# (containers/storage's and libpod's: where its pause process, locks and
+# probes live), asked once per boot: each podman start is seconds under TCG.
+user_podman_dirs() {
+	local cache=/run/shiftbind-podman-dirs-$TEST_USER info err dirs dir
+	if [ ! -s "$cache" ]; then
+		# Its warnings (stderr) are not the answer.
+		err=$(mktemp)
+		info=$(user_podman info --format '{{.Store.RunRoot}} {{.Host.RemoteSocket.Path}}' 2>"$err") ||
+			fail "podman info of $TEST_USER failed: $(cat "$err")"
+		rm -f "$err"
+		# The API socket is RUNTIME_DIR/podman/podman.sock.
+		dirs="${info% *} $(dirname "$(dirname "${info#* }")")"
+		for dir in $dirs; do
+			# They are removed: only a user's own directories will do.
+			case $dir in
+			/tmp/?* | /run/user/?*) ;;
+			*) fail "podman info of $TEST_USER gave '$dir' as a run directory: $info" ;;
+			esac
+		done
+		echo "$dirs" >"$cache"
+	fi
+	cat "$cache"
+}
+
+# kill_user_ids USER: kill every process running as USER or as one of its
+# subordinate uids (its rootless podman's pause process, conmon and
+# containers), and wait until they are gone: their mount namespaces, with
+# the overlay and shift mounts in them, go with them.
+kill_user_ids() {
+	local uid start count pids tries=0
+	uid=$(id -u "$1")
+	IFS=: read -r _ start count < <(grep "^$1:" /etc/subuid) ||
+		fail "$1 has no subordinate uids in /etc/subuid"
+	while pids=$(ps -e -o pid= -o uid= | awk -v u="$uid" -v s="$start" -v c="$count" \
+		'$2 == u || ($2 >= s && $2 < s + c) { print $1 }') && [ -n "$pids" ]; do
+		[ "$tries" -lt 100 ] || fail "processes of $1 outlived SIGKILL for 10 s: $pids"
+		# shellcheck disable=SC2086 # one pid a word
+		kill -KILL $pids 2>/dev/null || true
+		tries=$((tries + 1))
+		sleep 0.1
+	done
+}
+
 # user_podman_fresh: the test user's podman as on first use, its default
 # rootless configuration plus the shared store as an additional image
-# store: its storage and its rootless namespace (pause process) are gone.
+# store: its processes (rootless namespace, containers) killed and
+# everything `podman system reset` removes gone (storage, run root,
+# runtime directory, lock memory), without starting podman to do it.
 user_podman_fresh() {
-	local home runroot
+	local home dirs
 	home=$(getent passwd "$TEST_USER" | cut -d: -f6)
-	runroot=$(user_podman info --format '{{.Store.RunRoot}}' 2>/dev/null) || runroot=
-	user_podman system reset --force >/dev/null 2>&1 || true
-	# Its run root too: containers/storage caches its probes there.
-	[ -z "$runroot" ] || rm -rf "$runroot"
-	pkill -KILL -u "$TEST_USER" 2>/dev/null || true
-	rm -rf "$home/.local/share/containers" "$home/.config/containers"
+	dirs=$(user_podman_dirs)
+	kill_user_ids "$TEST_USER"
+	# shellcheck disable=SC2086 # two directories
+	rm -rf $dirs "/dev/shm/libpod_rootless_lock_$(id -u "$TEST_USER")" \
+		"$home/.local/share/containers" "$home/.config/containers"
 	mkdir -p "$home/.config/containers"
 	printf '[storage]\ndriver = "overlay"\n\n[storage.options]\nadditionalimagestores = ["%s"]\n' \
 		"$PODMAN_STORE" >"$home/.config/containers/storage.conf"
