@@ -167,6 +167,11 @@ series_tree() {
 	rm -f "$index"
 }
 
+# series_applied: the work tree of the source repository is base + series.
+series_applied() {
+	[ "$(cat "$(source_dir)/.git/shiftbind-series" 2>/dev/null)" = "$(series_key)" ]
+}
+
 # Bring the work tree of the source repository to base + series.  Moving
 # it with `git reset --hard` rewrites only the files whose content
 # differs, so everything else keeps its mtime and make rebuilds only what
@@ -175,10 +180,8 @@ apply_series() {
 	local dir key tree commit
 	dir=$(source_dir)
 	[ -d "$dir/.git" ] || create_source_repo "$dir"
+	series_applied && return 0
 	key=$(series_key)
-	if [ "$(cat "$dir/.git/shiftbind-series" 2>/dev/null)" = "$key" ]; then
-		return 0
-	fi
 	rm -f "$dir/.git/shiftbind-series"
 	tree=$(series_tree "$dir")
 	commit=$(git -C "$dir" "${GIT_ID[@]}" commit-tree "$tree" -p base -m "series $key")
@@ -212,7 +215,7 @@ build() {
 	require_cmd git git
 	require_cmd flex flex
 	require_cmd bison bison
-	apply_series
+	series_applied || die "the $KERNEL source tree does not hold the series; run '$(make_hint kernel)'"
 	configure "$variant"
 	src=$(source_dir)
 	build=$(build_dir "$variant")
@@ -483,7 +486,7 @@ bisect_build() {
 	local variant=${1:-test} repo tree build k total tree_id commit
 	local kernel_stamp selftests_stamp patch
 	repo=$(source_dir)
-	apply_series
+	patched_tree
 	configure "$variant"
 	tree=$(kernel_cache)/bisect-tree-$KERNEL
 	build=$(build_dir "$variant")-bisect
@@ -537,24 +540,45 @@ bisect_make() {
 	fi
 }
 
+# Locks, per base: "kernel-BASE" guards its source tree, held exclusively
+# to change it (apply_series, dev_tree) and shared while a build reads it;
+# "kernel-BASE-VARIANT" guards one build directory.  So the test kernel's
+# packaging, the debug kernel's build and checkpatch's reading of the tree
+# go on side by side (`make test` does them while a guest boots), and
+# nothing changes the tree under a build.
+
+# patched_tree: the source tree holds the series, applied if need be.
+patched_tree() {
+	series_applied 2>/dev/null || with_lock "kernel-$KERNEL" apply_series
+}
+
+# reading_tree CMD...: CMD on the patched source tree, which nothing
+# changes meanwhile.
+reading_tree() {
+	patched_tree
+	with_shared_lock "kernel-$KERNEL" "$@"
+}
+
 main() {
 	local cmd=${1:-}
 	shift || true
 	# Every command but export reads the series; a missing patch ends here.
 	[ "$cmd" = export ] || load_series
-	# A lock per base: each has its own source repository and builds.
 	case "$cmd" in
-	build) with_lock "kernel-$KERNEL" build "$@" ;;
+	build)
+		config_fragments "${1:-test}" >/dev/null # dies on an unknown variant
+		with_lock "kernel-$KERNEL-${1:-test}" reading_tree build "$@"
+		;;
 	image) image "$@" ;;
 	build-dir) build_dir "$@" ;;
-	# Not "apply_series && source_dir": errexit is off on the left of &&.
+	# Not "patched_tree && source_dir": errexit is off on the left of &&.
 	source-tree)
-		with_lock "kernel-$KERNEL" apply_series
+		patched_tree
 		source_dir
 		;;
 	dev-tree) with_lock "kernel-$KERNEL" dev_tree "$@" ;;
 	export) export_series "$@" ;;
-	deb) with_lock "kernel-$KERNEL" deb "$@" ;;
+	deb) with_lock "kernel-$KERNEL-test" reading_tree deb "$@" ;;
 	bisect-build) with_lock "kernel-bisect-$KERNEL" bisect_build "$@" ;;
 	*) die "usage: kernel.sh build|image|build-dir|source-tree|dev-tree|export|deb|bisect-build [ARGS]" ;;
 	esac

@@ -160,12 +160,18 @@ check_free_space() {
 
 # with_lock NAME CMD...: run CMD holding an exclusive lock in the cache, so
 # two builds of the same thing never interleave.
-with_lock() {
-	local name=$1
-	shift
+with_lock() { locked --exclusive "$@"; }
+
+# with_shared_lock NAME CMD...: run CMD holding NAME shared: beside other
+# shared holders, never beside an exclusive one.
+with_shared_lock() { locked --shared "$@"; }
+
+locked() {
+	local mode=$1 name=$2
+	shift 2
 	mkdir -p "$SHIFTBIND_CACHE/locks"
 	(
-		flock 9
+		flock "$mode" 9
 		"$@"
 	) 9>"$SHIFTBIND_CACHE/locks/$name.lock"
 }
