@@ -153,23 +153,37 @@ host_suites_pid=
 # out/background-VARIANT@BASE.log.  await_background_build waits for it
 # before the step that needs it, which then finds the build up to date;
 # if it failed, the step builds it again and reports the failure as its
-# own.
+# own.  When the run has host suites, the job first makes the Debian
+# packages of the test kernels built so far, and of this one once built:
+# host.deb_contents checks them, and would otherwise make them itself.
 background_build() {
 	local base=$1 variant=$2 log
 	log=$SHIFTBIND_OUT/background-$variant@$base.log
 	log "building the $base $variant kernel in the background, at low priority, while the guest runs (log: $log)"
 	(
 		start=$SECONDS
+		for built in "${!kernel_built[@]}"; do
+			[ "${kernel_built[$built]}" = ok ] || continue
+			package_in_background "$built" || true # host.deb_contents says why
+		done
 		require_series "$base" &&
 			KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
 			if [ "$variant" = test ]; then
-				KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kselftests.sh" >/dev/null
+				KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kselftests.sh" >/dev/null &&
+					package_in_background "$base"
 			fi
 		status=$?
 		echo "# took $((SECONDS - start)) background-$variant@$base" >>"$SHIFTBIND_OUT/steps.results"
 		exit "$status"
 	) </dev/null >"$log" 2>&1 &
 	background_build_pid["$base $variant"]=$!
+}
+
+# package_in_background BASE: BASE's kernel packages (kernel.sh deb, cached),
+# when the run has host suites to check them.
+package_in_background() {
+	[ "${#host_dirs[@]}" -gt 0 ] || return 0
+	KERNEL=$1 nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" deb "$SHIFTBIND_OUT/deb" >/dev/null
 }
 
 # await_background_build BASE VARIANT: wait for background_build's job of
