@@ -154,8 +154,9 @@ host_suites_pid=
 # before the step that needs it, which then finds the build up to date;
 # if it failed, the step builds it again and reports the failure as its
 # own.  When the run has host suites, the job first makes the Debian
-# packages of the test kernels built so far, and of this one once built:
-# host.deb_contents checks them, and would otherwise make them itself.
+# packages of the test kernels built so far (host.deb_contents checks
+# them, and would otherwise make them itself), not in the way of the
+# boot that waits for this build.
 background_build() {
 	local base=$1 variant=$2 log
 	log=$SHIFTBIND_OUT/background-$variant@$base.log
@@ -169,8 +170,7 @@ background_build() {
 		require_series "$base" &&
 			KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
 			if [ "$variant" = test ]; then
-				KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kselftests.sh" >/dev/null &&
-					package_in_background "$base"
+				KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kselftests.sh" >/dev/null
 			fi
 		status=$?
 		echo "# took $((SECONDS - start)) background-$variant@$base" >>"$SHIFTBIND_OUT/steps.results"
