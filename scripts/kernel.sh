@@ -541,7 +541,7 @@ bisect_make() {
 }
 
 # Locks, per base: "kernel-BASE" guards its source tree, held exclusively
-# to change it (apply_series, dev_tree) and shared while a build reads it;
+# to change it (apply_series) and shared while a build or a dev tree reads it;
 # "kernel-BASE-VARIANT" guards one build directory.  So the test kernel's
 # packaging, the debug kernel's build and checkpatch's reading of the tree
 # go on side by side (`make test` does them while a guest boots), and
@@ -576,7 +576,8 @@ main() {
 		patched_tree
 		source_dir
 		;;
-	dev-tree) with_lock "kernel-$KERNEL" dev_tree "$@" ;;
+	# A work tree of its own: the source tree is only read.
+	dev-tree) reading_tree dev_tree "$@" ;;
 	export) export_series "$@" ;;
 	deb) with_lock "kernel-$KERNEL-test" reading_tree deb "$@" ;;
 	bisect-build) with_lock "kernel-bisect-$KERNEL" bisect_build "$@" ;;
