@@ -14,7 +14,9 @@
 #                                  patch (separate tree and O= dir)
 #
 # VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
-# configs/kernel-debug.config).  KERNEL names the base (a directory of
+# configs/kernel-debug.config), both on `defconfig kvm_guest.config`;
+# bisect-build's own, "bisect", is configs/kernel.config and
+# configs/kernel-bisect.config on `allnoconfig`.  KERNEL names the base (a directory of
 # kernel-patches/: 6.1 or 6.12); each base has its own source, build and
 # dev trees, so a changed patch of one base rebuilds only that kernel.
 #
@@ -29,7 +31,8 @@
 #                              hash it was built from
 #   dev-<base>/                `make kernel-tree`'s default work tree
 #   bisect-tree-<base>/        `make kernel-bisect`'s work tree (its O= dir
-#                              is build-<srcver>-<variant>-bisect/)
+#                              is build-<srcver>-bisect-prefixes/; the
+#                              configuration is build-<srcver>-bisect/'s)
 #   deb-<srcver>/              the Debian packages of the test kernel
 #                              (`make deb`), with the built key and the
 #                              package version they were made from
@@ -75,8 +78,25 @@ config_fragments() {
 	case "${1:-test}" in
 	test) echo "$SHIFTBIND_ROOT/configs/kernel.config" ;;
 	debug) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-debug.config" ;;
+	bisect) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-bisect.config" ;;
 	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
 	esac
+}
+
+# require_bootable VARIANT: die unless VARIANT is one that boots (bisect's
+# configuration only compiles).
+require_bootable() {
+	case $1 in
+	test | debug) ;;
+	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
+	esac
+}
+
+# base_config_targets VARIANT: the make targets the fragments go on top of.
+# The bisect build's is the smallest, so that each of its 44 builds
+# compiles only what the tested configuration's options need.
+base_config_targets() {
+	if [ "$1" = bisect ]; then echo allnoconfig; else echo defconfig kvm_guest.config; fi
 }
 
 build_dir() {
@@ -200,7 +220,8 @@ configure() {
 	rm -f "$build/.shiftbind-configured"
 	mkdir -p "$build"
 	log "configuring $variant kernel in $build"
-	make -s -C "$src" O="$build" defconfig kvm_guest.config >/dev/null
+	# shellcheck disable=SC2046 # one target a word
+	make -s -C "$src" O="$build" $(base_config_targets "$variant") >/dev/null
 	# shellcheck disable=SC2046
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$build" "$build/.config" \
 		$(config_fragments "$variant")) >"$build/merge_config.log"
@@ -478,18 +499,24 @@ present_kselftests() {
 # work tree and build directory of their own (so the main build stays
 # warm): the first build is cold, each later one incremental.  Stops at
 # the first patch that breaks the build.  Only then is the series
-# bisectable.  What built once is remembered (bisect-ok/, one stamp per
-# configuration and kernel sources, one per selftest sources), so a
-# patch that changes only selftests or documentation rebuilds no kernel,
-# and a rerun after patches were added or changed builds only what is new.
+# bisectable.  The configuration is the "bisect" variant's: the test
+# kernel's options on allnoconfig (configs/kernel-bisect.config), about
+# half the files of the test kernel, since several patches change headers
+# most of the kernel includes; at the end, every C file the series
+# changes must have been compiled (series_objects_built).  What built once
+# is remembered (bisect-ok/, one stamp per configuration and kernel
+# sources, one per selftest sources), so a patch that changes only
+# selftests or documentation rebuilds no kernel, and a rerun after
+# patches were added or changed builds only what is new.
 bisect_build() {
-	local variant=${1:-test} repo tree build k total tree_id commit
+	local repo tree config build k total tree_id commit
 	local kernel_stamp selftests_stamp patch
 	repo=$(source_dir)
 	patched_tree
-	configure "$variant"
+	configure bisect
+	config=$(build_dir bisect)/.config
 	tree=$(kernel_cache)/bisect-tree-$KERNEL
-	build=$(build_dir "$variant")-bisect
+	build=$(build_dir bisect)-prefixes
 	total=${#PATCHES[@]}
 	if [ ! -d "$tree" ]; then
 		git -C "$repo" worktree prune
@@ -499,7 +526,7 @@ bisect_build() {
 	for ((k = 1; k <= total; k++)); do
 		patch=${PATCHES[$((k - 1))]##*/}
 		tree_id=$(series_tree "$repo" "$k")
-		kernel_stamp=$build/bisect-ok/kernel-$(config_key "$variant")-$(kernel_inputs_key "$repo" "$tree_id")
+		kernel_stamp=$build/bisect-ok/kernel-$(config_key bisect)-$(kernel_inputs_key "$repo" "$tree_id")
 		selftests_stamp=$build/bisect-ok/selftests-$(selftests_inputs_key "$repo" "$tree_id")
 		if [ -e "$kernel_stamp" ] && [ -e "$selftests_stamp" ]; then
 			log "patches 1..$k of $total: built before from the same sources"
@@ -510,7 +537,7 @@ bisect_build() {
 		git -C "$tree" clean -q -fdx
 		# The full configuration each time: an option a later patch
 		# adds (TEST_CONFIGFD) is then built from that patch on.
-		cp "$(build_dir "$variant")/.config" "$build/.config"
+		cp "$config" "$build/.config"
 		make -C "$tree" O="$build" -s olddefconfig >/dev/null
 		if [ ! -e "$kernel_stamp" ]; then
 			log "building the kernel with patches 1..$k of $total ($patch)"
@@ -526,7 +553,20 @@ bisect_build() {
 			die "the selftests do not build with patches 1..$k ($patch)"
 		touch "$selftests_stamp"
 	done
+	series_objects_built "$build"
 	log "the kernel and its selftests build at each of the $total patches"
+}
+
+# series_objects_built BUILD: every C file of the kernel the series changes
+# has its object in BUILD, so the small bisect configuration compiled all
+# of the series' own code at every patch.
+series_objects_built() {
+	local file missing=()
+	while read -r file; do
+		[ -e "$1/${file%.c}.o" ] || missing+=("$file")
+	done < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "${PATCHES[@]}" | grep -v '^tools/' | sort -u)
+	[ "${#missing[@]}" -eq 0 ] ||
+		die "the bisect configuration does not compile ${missing[*]}, which the series changes; enable their options in configs/kernel-bisect.config"
 }
 
 # bisect_make TREE BUILD K PATCH TARGET: make TARGET of the bisect tree
@@ -566,7 +606,7 @@ main() {
 	[ "$cmd" = export ] || load_series
 	case "$cmd" in
 	build)
-		config_fragments "${1:-test}" >/dev/null # dies on an unknown variant
+		require_bootable "${1:-test}"
 		with_lock "kernel-$KERNEL-${1:-test}" reading_tree build "$@"
 		;;
 	image) image "$@" ;;

@@ -168,8 +168,8 @@ assert_storage_grew_less_than_image() {
 # the directory its idmapped mounts are made in), not a chowned copy.
 assert_idmapped_lowers() {
 	local upper runroot
-	runroot=$(user_podman info --format '{{.Store.RunRoot}}') ||
-		fail "podman info of the test user failed"
+	runroot=$(user_podman_dirs)
+	runroot=${runroot%% *}
 	[ -e "$runroot/overlay/idmapped-lower-dir-true" ] ||
 		fail "containers/storage's probe of idmapped lower layers did not pass: $(ls "$runroot/overlay" 2>&1)"
 	upper=$(user_podman inspect --format '{{.GraphDriver.Data.UpperDir}}' "$1") ||

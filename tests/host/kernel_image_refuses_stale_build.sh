@@ -34,6 +34,10 @@ refuses_stale() {
 
 	KERNEL=$base assert_status 1 "$kernel" build-dir production
 	assert_contains "unknown kernel variant 'production'" "$OUTPUT"
+	# make kernel-bisect's configuration only compiles: no kernel to boot.
+	KERNEL=$base assert_status 1 "$kernel" build bisect
+	assert_contains "unknown kernel variant 'bisect'; use 'test' or 'debug'" "$OUTPUT"
+	[ ! -e "$SCRATCH/cache/kernel/build-$srcver-bisect" ] || fail "kernel.sh build bisect made a build directory"
 }
 
 kernels=$(kernels_under_test)
