@@ -13,10 +13,11 @@
 #   kernel.sh bisect-build         build the kernel and the selftests at every
 #                                  patch (separate tree and O= dir)
 #
-# VARIANT is "test" (default: configs/kernel.config) or "debug" (adds
-# configs/kernel-debug.config), both on `defconfig kvm_guest.config`;
-# bisect-build's own, "bisect", is configs/kernel.config and
-# configs/kernel-bisect.config on `allnoconfig`.  KERNEL names the base (a directory of
+# VARIANT is "test" (default: configs/kernel.config on `defconfig
+# kvm_guest.config`) or "debug" (configs/kernel.config,
+# configs/kernel-small.config and configs/kernel-debug.config on
+# `allnoconfig`); bisect-build's own, "bisect", is the debug one without
+# configs/kernel-debug.config.  KERNEL names the base (a directory of
 # kernel-patches/: 6.1 or 6.12); each base has its own source, build and
 # dev trees, so a changed patch of one base rebuilds only that kernel.
 #
@@ -77,8 +78,8 @@ source_dir() { echo "$(kernel_cache)/linux-$(source_version)"; }
 config_fragments() {
 	case "${1:-test}" in
 	test) echo "$SHIFTBIND_ROOT/configs/kernel.config" ;;
-	debug) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-debug.config" ;;
-	bisect) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-bisect.config" ;;
+	debug) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-small.config $SHIFTBIND_ROOT/configs/kernel-debug.config" ;;
+	bisect) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-small.config" ;;
 	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
 	esac
 }
@@ -92,11 +93,15 @@ require_bootable() {
 	esac
 }
 
-# base_config_targets VARIANT: the make targets the fragments go on top of.
-# The bisect build's is the smallest, so that each of its 44 builds
-# compiles only what the tested configuration's options need.
+# base_config_targets VARIANT: the make targets the fragments go on top of:
+# the smallest for the kernels that only compile (bisect) or run one suite
+# (debug; KASAN makes each of its files cost half as much again), so that
+# they build only what the tested options need (configs/kernel-small.config).
 base_config_targets() {
-	if [ "$1" = bisect ]; then echo allnoconfig; else echo defconfig kvm_guest.config; fi
+	case $1 in
+	test) echo defconfig kvm_guest.config ;;
+	*) echo allnoconfig ;;
+	esac
 }
 
 build_dir() {
@@ -500,7 +505,7 @@ present_kselftests() {
 # warm): the first build is cold, each later one incremental.  Stops at
 # the first patch that breaks the build.  Only then is the series
 # bisectable.  The configuration is the "bisect" variant's: the test
-# kernel's options on allnoconfig (configs/kernel-bisect.config), about
+# kernel's options on allnoconfig (configs/kernel-small.config), about
 # half the files of the test kernel, since several patches change headers
 # most of the kernel includes; at the end, every C file the series
 # changes must have been compiled (series_objects_built).  What built once
@@ -566,7 +571,7 @@ series_objects_built() {
 		[ -e "$1/${file%.c}.o" ] || missing+=("$file")
 	done < <(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "${PATCHES[@]}" | grep -v '^tools/' | sort -u)
 	[ "${#missing[@]}" -eq 0 ] ||
-		die "the bisect configuration does not compile ${missing[*]}, which the series changes; enable their options in configs/kernel-bisect.config"
+		die "the bisect configuration does not compile ${missing[*]}, which the series changes; enable their options in configs/kernel-small.config"
 }
 
 # bisect_make TREE BUILD K PATCH TARGET: make TARGET of the bisect tree
