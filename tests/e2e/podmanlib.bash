@@ -97,6 +97,24 @@ user_podman_dirs() {
 	cat "$cache"
 }
 
+# pids_of_uids UID START COUNT: the processes whose real uid is UID or in
+# [START, START+COUNT), read from /proc (the guest has no procps).
+pids_of_uids() {
+	local status line uid
+	for status in /proc/[0-9]*/status; do
+		# A process may end between the glob and the read.
+		{ while read -r line; do
+			[[ $line == Uid:* ]] || continue
+			read -r _ uid _ <<<"$line"
+			if [ "$uid" -eq "$1" ] || { [ "$uid" -ge "$2" ] && [ "$uid" -lt $(($2 + $3)) ]; }; then
+				status=${status#/proc/}
+				echo "${status%/status}"
+			fi
+			break
+		done <"$status"; } 2>/dev/null || true
+	done
+}
+
 # kill_user_ids USER: kill every process running as USER or as one of its
 # subordinate uids (its rootless podman's pause process, conmon and
 # containers), and wait until they are gone: their mount namespaces, with
@@ -106,8 +124,7 @@ kill_user_ids() {
 	uid=$(id -u "$1")
 	IFS=: read -r _ start count < <(grep "^$1:" /etc/subuid) ||
 		fail "$1 has no subordinate uids in /etc/subuid"
-	while pids=$(ps -e -o pid= -o uid= | awk -v u="$uid" -v s="$start" -v c="$count" \
-		'$2 == u || ($2 >= s && $2 < s + c) { print $1 }') && [ -n "$pids" ]; do
+	while pids=$(pids_of_uids "$uid" "$start" "$count") && [ -n "$pids" ]; do
 		[ "$tries" -lt 100 ] || fail "processes of $1 outlived SIGKILL for 10 s: $pids"
 		# shellcheck disable=SC2086 # one pid a word
 		kill -KILL $pids 2>/dev/null || true
@@ -168,8 +185,8 @@ assert_storage_grew_less_than_image() {
 # the directory its idmapped mounts are made in), not a chowned copy.
 assert_idmapped_lowers() {
 	local upper runroot
-	runroot=$(user_podman_dirs)
-	runroot=${runroot%% *}
+	runroot=$(user_podman info --format '{{.Store.RunRoot}}') ||
+		fail "podman info of the test user failed"
 	[ -e "$runroot/overlay/idmapped-lower-dir-true" ] ||
 		fail "containers/storage's probe of idmapped lower layers did not pass: $(ls "$runroot/overlay" 2>&1)"
 	upper=$(user_podman inspect --format '{{.GraphDriver.Data.UpperDir}}' "$1") ||
