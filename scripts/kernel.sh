@@ -13,11 +13,10 @@
 #   kernel.sh bisect-build         build the kernel and the selftests at every
 #                                  patch (separate tree and O= dir)
 #
-# VARIANT is "test" (default: configs/kernel.config on `defconfig
-# kvm_guest.config`) or "debug" (configs/kernel.config,
-# configs/kernel-small.config and configs/kernel-debug.config on
-# `allnoconfig`); bisect-build's own, "bisect", is the debug one without
-# configs/kernel-debug.config.  KERNEL names the base (a directory of
+# VARIANT is "test" (default; the guests' and the packaged kernel) or
+# "debug" (the fuzz suite's KASAN kernel); bisect-build's own, "bisect",
+# only compiles.  Each is `allnoconfig` with configuration fragments of
+# configs/ (config_fragments).  KERNEL names the base (a directory of
 # kernel-patches/: 6.1 or 6.12); each base has its own source, build and
 # dev trees, so a changed patch of one base rebuilds only that kernel.
 #
@@ -75,11 +74,20 @@ source_version() {
 kernel_cache() { echo "$SHIFTBIND_CACHE/kernel"; }
 source_dir() { echo "$(kernel_cache)/linux-$(source_version)"; }
 
+# config_fragments VARIANT: the fragments merged, in this order, into
+# allnoconfig for VARIANT: the tested options and what they depend on
+# (all), what the rig's guests boot with (test, debug; and what only the
+# base's own kernel has, configs/kernel-guest-BASE.config where there is
+# one), what the packaged kernel needs to be a virtual machine's (test),
+# KASAN and friends (debug).
 config_fragments() {
+	local c=$SHIFTBIND_ROOT/configs guest
+	guest="$c/kernel-guest.config"
+	[ ! -f "$c/kernel-guest-$KERNEL.config" ] || guest+=" $c/kernel-guest-$KERNEL.config"
 	case "${1:-test}" in
-	test) echo "$SHIFTBIND_ROOT/configs/kernel.config" ;;
-	debug) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-small.config $SHIFTBIND_ROOT/configs/kernel-debug.config" ;;
-	bisect) echo "$SHIFTBIND_ROOT/configs/kernel.config $SHIFTBIND_ROOT/configs/kernel-small.config" ;;
+	test) echo "$c/kernel.config $c/kernel-small.config $guest $c/kernel-vm.config" ;;
+	debug) echo "$c/kernel.config $c/kernel-small.config $guest $c/kernel-debug.config" ;;
+	bisect) echo "$c/kernel.config $c/kernel-small.config" ;;
 	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
 	esac
 }
@@ -90,17 +98,6 @@ require_bootable() {
 	case $1 in
 	test | debug) ;;
 	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
-	esac
-}
-
-# base_config_targets VARIANT: the make targets the fragments go on top of:
-# the smallest for the kernels that only compile (bisect) or run one suite
-# (debug; KASAN makes each of its files cost half as much again), so that
-# they build only what the tested options need (configs/kernel-small.config).
-base_config_targets() {
-	case $1 in
-	test) echo defconfig kvm_guest.config ;;
-	*) echo allnoconfig ;;
 	esac
 }
 
@@ -226,7 +223,7 @@ configure() {
 	mkdir -p "$build"
 	log "configuring $variant kernel in $build"
 	# shellcheck disable=SC2046 # one target a word
-	make -s -C "$src" O="$build" $(base_config_targets "$variant") >/dev/null
+	make -s -C "$src" O="$build" allnoconfig >/dev/null
 	# shellcheck disable=SC2046
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$build" "$build/.config" \
 		$(config_fragments "$variant")) >"$build/merge_config.log"
@@ -504,9 +501,9 @@ present_kselftests() {
 # work tree and build directory of their own (so the main build stays
 # warm): the first build is cold, each later one incremental.  Stops at
 # the first patch that breaks the build.  Only then is the series
-# bisectable.  The configuration is the "bisect" variant's: the test
-# kernel's options on allnoconfig (configs/kernel-small.config), about
-# half the files of the test kernel, since several patches change headers
+# bisectable.  The configuration is the "bisect" variant's: the tested
+# options and what they need, without the guests' (about three quarters
+# of the files of the test kernel), since several patches change headers
 # most of the kernel includes; at the end, every C file the series
 # changes must have been compiled (series_objects_built).  What built once
 # is remembered (bisect-ok/, one stamp per configuration and kernel
