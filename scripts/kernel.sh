@@ -81,13 +81,14 @@ source_dir() { echo "$(kernel_cache)/linux-$(source_version)"; }
 # one), what the packaged kernel needs to be a virtual machine's (test),
 # KASAN and friends (debug).
 config_fragments() {
-	local c=$SHIFTBIND_ROOT/configs guest
+	local c=$SHIFTBIND_ROOT/configs tested guest
+	tested="$c/kernel.config $c/kernel-small.config"
 	guest="$c/kernel-guest.config"
 	[ ! -f "$c/kernel-guest-$KERNEL.config" ] || guest+=" $c/kernel-guest-$KERNEL.config"
 	case "${1:-test}" in
-	test) echo "$c/kernel.config $c/kernel-small.config $guest $c/kernel-vm.config" ;;
-	debug) echo "$c/kernel.config $c/kernel-small.config $guest $c/kernel-debug.config" ;;
-	bisect) echo "$c/kernel.config $c/kernel-small.config" ;;
+	test) echo "$tested $guest $c/kernel-vm.config" ;;
+	debug) echo "$tested $guest $c/kernel-debug.config" ;;
+	bisect) echo "$tested" ;;
 	*) die "unknown kernel variant '$1'; use 'test' or 'debug'" ;;
 	esac
 }
@@ -222,7 +223,6 @@ configure() {
 	rm -f "$build/.shiftbind-configured"
 	mkdir -p "$build"
 	log "configuring $variant kernel in $build"
-	# shellcheck disable=SC2046 # one target a word
 	make -s -C "$src" O="$build" allnoconfig >/dev/null
 	# shellcheck disable=SC2046
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$build" "$build/.config" \
@@ -502,10 +502,9 @@ present_kselftests() {
 # warm): the first build is cold, each later one incremental.  Stops at
 # the first patch that breaks the build.  Only then is the series
 # bisectable.  The configuration is the "bisect" variant's: the tested
-# options and what they need, without the guests' (about three quarters
-# of the files of the test kernel), since several patches change headers
-# most of the kernel includes; at the end, every C file the series
-# changes must have been compiled (series_objects_built).  What built once
+# options and what they need, none of the guests', since several patches
+# change headers most of the kernel includes; at the end, every C file
+# the series changes must have been compiled (series_objects_built).  What built once
 # is remembered (bisect-ok/, one stamp per configuration and kernel
 # sources, one per selftest sources), so a patch that changes only
 # selftests or documentation rebuilds no kernel, and a rerun after
