@@ -169,15 +169,16 @@ unignore_tree() {
 	git -C "$tree" "${GIT_ID[@]}" commit -q -a -m "shiftbind: drop Debian's catch-all .gitignore rules"
 }
 
-# series_tree DIR [N]: the git tree of base + the first N patches (all by
-# default), built in a scratch index: the work tree is not touched, so a
+# series_trees DIR: the git trees of base + the first 1, 2, ... N patches
+# of the series, one per line, built in one scratch index (each patch
+# applied on the tree before it): the work tree is not touched, so a
 # patch that does not apply leaves it as it was.
-series_tree() {
-	local dir=$1 limit=${2:-${#PATCHES[@]}} patch index
+series_trees() {
+	local dir=$1 patch index
 	index=$(mktemp)
 	rm -f "$index"
 	GIT_INDEX_FILE=$index git -C "$dir" read-tree base
-	for patch in "${PATCHES[@]:0:limit}"; do
+	for patch in "${PATCHES[@]}"; do
 		log "applying ${patch##*/}"
 		if ! GIT_INDEX_FILE=$index git -C "$dir" apply --cached \
 			--whitespace=nowarn "$patch" 2>"$dir/.git/apply.log"; then
@@ -185,9 +186,14 @@ series_tree() {
 			cat "$dir/.git/apply.log" >&2
 			die "patch ${patch##*/} does not apply to $SRC_PACKAGE $(source_version); rebase it in the dev tree ('$(make_hint kernel-tree)', then '$(make_hint kernel-export)')"
 		fi
+		GIT_INDEX_FILE=$index git -C "$dir" write-tree
 	done
-	GIT_INDEX_FILE=$index git -C "$dir" write-tree
 	rm -f "$index"
+}
+
+# series_tree DIR: the git tree of base + the whole series.
+series_tree() {
+	series_trees "$1" | tail -n 1
 }
 
 # series_applied: the work tree of the source repository is base + series.
@@ -205,8 +211,8 @@ apply_series() {
 	[ -d "$dir/.git" ] || create_source_repo "$dir"
 	series_applied && return 0
 	key=$(series_key)
-	rm -f "$dir/.git/shiftbind-series"
 	tree=$(series_tree "$dir")
+	rm -f "$dir/.git/shiftbind-series"
 	commit=$(git -C "$dir" "${GIT_ID[@]}" commit-tree "$tree" -p base -m "series $key")
 	git -C "$dir" reset -q --hard "$commit"
 	git -C "$dir" clean -q -fdx
@@ -510,7 +516,7 @@ present_kselftests() {
 # selftests or documentation rebuilds no kernel, and a rerun after
 # patches were added or changed builds only what is new.
 bisect_build() {
-	local repo tree config build k total tree_id commit
+	local repo tree config build k total trees tree_id commit
 	local kernel_stamp selftests_stamp patch
 	repo=$(source_dir)
 	patched_tree
@@ -524,9 +530,11 @@ bisect_build() {
 		git -C "$repo" worktree add -q --detach "$tree" base
 	fi
 	mkdir -p "$build/bisect-ok"
+	trees=$(series_trees "$repo")
+	mapfile -t trees <<<"$trees"
 	for ((k = 1; k <= total; k++)); do
 		patch=${PATCHES[$((k - 1))]##*/}
-		tree_id=$(series_tree "$repo" "$k")
+		tree_id=${trees[$((k - 1))]}
 		kernel_stamp=$build/bisect-ok/kernel-$(config_key bisect)-$(kernel_inputs_key "$repo" "$tree_id")
 		selftests_stamp=$build/bisect-ok/selftests-$(selftests_inputs_key "$repo" "$tree_id")
 		if [ -e "$kernel_stamp" ] && [ -e "$selftests_stamp" ]; then
