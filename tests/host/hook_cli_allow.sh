@@ -10,6 +10,8 @@
 #   - set-ID programs: a store that a suid mount reaches (the system
 #     directories on /, a suid bind of the store's directory) is refused
 #     unless --suid-host; one on a nosuid tmpfs passes
+#   - device nodes: a store that a mount without nodev reaches (/, a dev
+#     bind of the store's directory) is refused, --suid-host or not
 #   - the directories on the way: owned by a user, writable by others,
 #     by the group, sticky 1777; the store itself owned by a user
 #   - --owner: unknown user, bad range, out of range, overlap, 17 owners
@@ -30,7 +32,7 @@ store_base allow
 base=$BASE
 mkdir -p "$base/good/sub" "$base/etcbind" "$base/mounted" \
 	"$base/open/store" "$base/group/store" "$base/sticky/store" "$base/other/store" \
-	"$base/user/store" "$base/mine" "$base/suidbind"
+	"$base/user/store" "$base/mine" "$base/suidbind" "$base/devstore" "$base/devbind"
 chmod 0777 "$base/open"
 chmod 0775 "$base/group"
 chmod 1777 "$base/sticky"
@@ -42,6 +44,8 @@ mount --bind /etc "$base/etcbind"
 mount --bind "$base/mounted" "$base/mounted"
 mount --bind "$base/good/sub" "$base/suidbind"
 mount -o remount,bind,suid "$base/suidbind"
+mount --bind "$base/devstore" "$base/devbind"
+mount -o remount,bind,dev "$base/devbind"
 before=$(cat /proc/self/mountinfo)
 
 # refused PATTERN ARG...: `shiftbind ARG...` exits 1 saying PATTERN, and
@@ -88,14 +92,24 @@ refused "refusing to mark \`$base/etcbind\`: $suid_risk \`/etc\` (mount " \
 refused "refusing to mark \`/etc\`: $suid_risk \`/etc\` (mount " allow --force /etc
 refused "not nosuid), whether it is marked or not; put the store on a nosuid mount first (a filesystem of its own mounted nosuid, or a bind of it onto itself: \`mount -o bind,nosuid,nodev /usr/share /usr/share\` and the same in /etc/fstab), or accept the risk with --suid-host" \
 	allow --force /usr/share
-passes allow --force --suid-host "$base/etcbind"
-passes allow --force --suid-host /etc
-passes allow --force --suid-host /usr/share
+# --suid-host accepts the set-ID risk; / is not nodev either.
+dev_risk="any local user can open its images' device nodes through"
+refused "refusing to mark \`$base/etcbind\`: $dev_risk \`/etc\` (mount " \
+	allow --force --suid-host "$base/etcbind"
+refused "refusing to mark \`/etc\`: $dev_risk \`/etc\` (mount " allow --force --suid-host /etc
+refused "not nodev), whether it is marked or not, with the mode the image gives them or the owner of a read-write shift sets; put the store on a nodev mount first (a filesystem of its own mounted nodev, or a bind of it onto itself: \`mount -o bind,nosuid,nodev /usr/share /usr/share\` and the same in /etc/fstab)" \
+	allow --force --suid-host /usr/share
 
 # Another mount of the store's filesystem that is not nosuid reaches it.
 refused "refusing to mark \`$base/good/sub\`: $suid_risk \`$base/suidbind\` (mount " \
 	allow "$base/good/sub"
 passes allow --suid-host "$base/good/sub"
+
+# Another mount of the store's filesystem that is not nodev reaches it.
+refused "refusing to mark \`$base/devstore\`: $dev_risk \`$base/devbind\` (mount " \
+	allow "$base/devstore"
+refused "refusing to mark \`$base/devstore\`: $dev_risk \`$base/devbind\` (mount " \
+	allow --suid-host "$base/devstore"
 
 # Links: none is followed, neither last nor on the way; no "..".
 refused "\`$base/link\` is a symbolic link: the store is resolved without following links, so that what is checked is what is marked; name it by its real path" \

@@ -32,12 +32,13 @@
 
 /*
  * A mark's steps: pathfd, detached (create only), allow-shift, each
- * owner, ro|rw, nosuid|suid (the store's host path), shift-suid (its
- * shifts), the command, and bindfd (create only).
+ * owner, ro|rw, nosuid|suid (the store's host path), nodev (the host
+ * path: see hostpaths.c), shift-suid (its shifts), the command, and
+ * bindfd (create only).
  * Both flags of each pair are set explicitly, so that the mount is
  * what the report says, whatever it was.
  */
-#define MARK_STEPS_MAX	(9 + OWNERS_MAX)
+#define MARK_STEPS_MAX	(10 + OWNERS_MAX)
 
 struct mark_steps {
 	struct configfd_step step[MARK_STEPS_MAX];
@@ -63,6 +64,7 @@ static void add_mark(struct mark_steps *s, const struct mark *m)
 	add_step(s, CONFIGFD_SET_FLAG, m->flags & MARK_WRITABLE ? "rw" : "ro", NULL, 0);
 	add_step(s, CONFIGFD_SET_FLAG, m->flags & MARK_SUID_HOST ? "suid" : "nosuid",
 		 NULL, 0);
+	add_step(s, CONFIGFD_SET_FLAG, "nodev", NULL, 0);
 	if (m->flags & MARK_SUID)
 		add_step(s, CONFIGFD_SET_FLAG, "shift-suid", NULL, 0);
 }

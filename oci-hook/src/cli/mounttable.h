@@ -2,7 +2,7 @@
 /*
  * mounttable.h: the caller's mount table (/proc/self/mountinfo) as an
  * array, and where a directory lies in its filesystem: the questions of
- * `shiftbind allow` about the mounts that reach a store (suidpaths.h)
+ * `shiftbind allow` about the mounts that reach a store (hostpaths.h)
  * and what a store is a bind of (systemdirs.h).
  */
 #ifndef SHIFTBIND_MOUNTTABLE_H

@@ -21,7 +21,7 @@
 #include "marks.h"
 #include "store.h"
 #include "storepath.h"
-#include "suidpaths.h"
+#include "hostpaths.h"
 #include "systemdirs.h"
 
 /*
@@ -70,7 +70,7 @@ static void report_mark(FILE *report, const char *canon, const struct mark *m)
 		fprintf(report, "and write there as real root (what they create is owned by uid 0 on disk)");
 	else
 		fprintf(report, "and cannot write there (read-only)");
-	fprintf(report, "; set-user-ID and set-group-ID bits are %s in its containers' shifts, and %s on the host path\n",
+	fprintf(report, "; set-user-ID and set-group-ID bits are %s in its containers' shifts, and %s on the host path; device nodes open in neither (nodev)\n",
 		suid ? "honoured (shift-suid: as the container's root)" : "ignored",
 		suid_host ? "honoured (suid-host: as real root, for every local user)" :
 			    "ignored (nosuid)");
@@ -139,8 +139,8 @@ int allow_store(const char *path, const struct mark *m, bool force,
 	ret = store_open(path, STORE_CHECK_OWNERS, &fd, canon, sizeof(canon), e);
 	if (ret == 0 && !force)
 		ret = store_check_not_system(fd, canon, e);
-	if (ret == 0 && !(m->flags & MARK_SUID_HOST))
-		ret = store_check_nosuid_paths(fd, canon, e);
+	if (ret == 0)
+		ret = store_check_host_paths(fd, canon, m->flags & MARK_SUID_HOST, e);
 	if (ret == 0 && !force)
 		ret = store_check_image_only(fd, canon, e);
 	if (ret == 0 && (m->flags & MARK_WRITABLE))
