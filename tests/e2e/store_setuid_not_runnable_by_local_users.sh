@@ -6,8 +6,9 @@
 # umount.  The guest's stores live under /srv, a nosuid bind from
 # /etc/fstab.  Meanwhile a container on the store still runs the program
 # as its own root.  A store that a suid mount reaches is refused, leaving
-# nothing mounted; with --suid-host it is marked, and the risk the
-# refusal names is real: the program then runs as real root.
+# nothing mounted; with --suid-host (and the store on a nodev bind of
+# itself: a dev mount is refused, --suid-host or not) it is marked, and
+# the risk the refusal names is real: the program then runs as real root.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_guest
 scratch_dir
@@ -62,6 +63,14 @@ assert_contains "refusing to mark \`$exposed\`: any local user can run its image
 	"$OUTPUT" "the refusal"
 assert_contains "or accept the risk with --suid-host" "$OUTPUT" "the refusal's remedy"
 mountpoint -q "$exposed" && fail "the refused store was mounted: $(grep " $exposed " /proc/self/mountinfo)"
+# --suid-host accepts the set-ID risk only: the root filesystem opens
+# device nodes too, which nothing accepts.
+assert_status 1 shiftbind allow --suid-host "$exposed"
+assert_contains "refusing to mark \`$exposed\`: any local user can open its images' device nodes through \`$exposed\`" \
+	"$OUTPUT" "the device-node refusal"
+mountpoint -q "$exposed" && fail "the refused store was mounted: $(grep " $exposed " /proc/self/mountinfo)"
+mount --bind "$exposed" "$exposed"
+mount -o remount,bind,nodev "$exposed"
 assert_status 0 shiftbind allow --suid-host "$exposed"
 assert_contains "honoured (suid-host: as real root, for every local user) on the host path" \
 	"$OUTPUT" "shiftbind allow --suid-host"
