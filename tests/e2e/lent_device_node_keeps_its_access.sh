@@ -35,9 +35,9 @@ dmesg_before=$(dmesg | wc -l)
 
 user_shift_start "
 	echo \$\$ >$USER_WORK/pid
-	$PROBE chmod $USER_WORK/old/root/disk 0666
+	$PROBE chmod 0666 $USER_WORK/old/root/disk
 	$PROBE chown 0:0 $USER_WORK/old/root/disk
-	$PROBE chmod $USER_WORK/old/root/plain 0644" ""
+	$PROBE chmod 0644 $USER_WORK/old/root/plain" ""
 # The path that honours device nodes, made after the mark: the root
 # filesystem, which /srv's nodev bind covers, reached from elsewhere.
 mount --bind / "$rootfs"
@@ -49,7 +49,7 @@ assert_contains "open $devpath/$node r: ok" "$OUTPUT" "real root opens the disk'
 via_root=/proc/$(cat "$USER_WORK/pid")/root$USER_WORK/old/root/disk
 assert_status 0 runuser -u "$TEST_USER" -- "$PROBE" stat "$via_root"
 assert_contains "$(id -u "$TEST_USER"):$(id -g "$TEST_USER") " "$OUTPUT" "the user owns the node there"
-assert_status 1 runuser -u "$TEST_USER" -- "$PROBE" chmod "$via_root" 0666
+assert_status 1 runuser -u "$TEST_USER" -- "$PROBE" chmod 0666 "$via_root"
 assert_contains "errno=EPERM" "$OUTPUT" "chmod 0666 of the node through /proc/<pid>/root"
 user_shift_finish
 
