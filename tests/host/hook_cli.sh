@@ -11,7 +11,8 @@
 #     symlinked component and creates nothing through it
 #   - patch-config registers the hook at the right stage, idempotently,
 #     keeps the file valid for jq, refuses a symlinked config.json and
-#     one with a duplicate key anywhere
+#     one with a duplicate key anywhere, and writes with the temporary
+#     names it might try taken by another user
 #   - install puts binaries, man pages and configs where DESTDIR/PREFIX say,
 #     and the opt-in hooks.d file in HOOKSDIR only when given
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -89,6 +90,12 @@ cp "$bundle/config.json" "$SCRATCH/first.json"
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "already registered" "$OUTPUT"
 cmp -s "$bundle/config.json" "$SCRATCH/first.json" || fail "second patch-config changed config.json"
+# Whoever can write the bundle's directory cannot take every name the
+# temporary file may get: all 100 that an unseeded random() gives (the
+# names patch-config once tried) are taken, and it still writes.
+python3 -c 'import ctypes; r = ctypes.CDLL(None).random
+print("\n".join(".config.json.%08x" % r() for _ in range(100)))' |
+	while read -r name; do : >"$bundle/$name"; done
 assert_status 0 "$cli" patch-config --rootless --hook /opt/sb/shiftbind-hook "$bundle"
 jq -e '(.hooks.prestart | length) == 0 and .hooks.createContainer[-1].path == "/opt/sb/shiftbind-hook"
 	and .hooks.createContainer[-1].args == ["shiftbind-hook", "createContainer"]' \

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -198,14 +199,21 @@ ssize_t read_exact(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-/* A name for the temporary file next to name, not taken yet: an fd, or -errno. */
+/*
+ * A name for the temporary file next to name, not taken yet: an fd, or
+ * -errno.  The suffix comes from getrandom(): whoever can write the
+ * directory must not be able to take every name this will try.
+ */
 static int create_temp_at(int dirfd, const char *name, char *tmp, size_t size)
 {
+	unsigned long long suffix;
 	unsigned int attempt;
 	int fd;
 
 	for (attempt = 0; attempt < 100; attempt++) {
-		snprintf(tmp, size, ".%s.%08x", name, (unsigned int)random());
+		if (getrandom(&suffix, sizeof(suffix), 0) != (ssize_t)sizeof(suffix))
+			return errno ? -errno : -EIO;
+		snprintf(tmp, size, ".%s.%016llx", name, suffix);
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 			    O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
