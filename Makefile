@@ -21,7 +21,7 @@ WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wmissing-prototypes \
 PROBE_CFLAGS := -O2 -static $(WARNINGS)
 
 .PHONY: help deps kernel kernel-debug guest userspace oci-hook deb test demo \
-	shell fuzz kernel-tree kernel-export kernel-bisect clean clean-cache
+	shell fuzz boot-soak kernel-tree kernel-export kernel-bisect clean clean-cache
 
 help:
 	@echo "shiftbind targets:"
@@ -44,6 +44,10 @@ help:
 	@echo "  make kernel-bisect  build the kernel and selftests at every patch (slow)"
 	@echo "  make fuzz           fuzz longer: the hook's parser (FUZZ_TIME=600 s), then the"
 	@echo "                      syscalls on the debug kernel (FUZZ_CALLS=2000000, FUZZ_SEED=N)"
+	@echo "  make boot-soak      boot each base's test kernel SOAK_BOOTS=40 times, each"
+	@echo "                      running the static-key churn of container starts"
+	@echo "                      (SOAK_SECONDS=60); counts clean, oopsed and failed boots"
+	@echo "                      (out/soak/BASE.txt; docs/kernel-bases.md)"
 	@echo "  make deps           apt-get install the Debian packages that are missing"
 	@echo "  make clean          remove out/ (results, logs, small builds)"
 	@echo "  make clean-cache    remove $(SHIFTBIND_CACHE) (next build starts cold)"
@@ -143,6 +147,10 @@ fuzz: deps userspace
 		GUEST_APPEND="FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_MAX_SECONDS=$(FUZZ_SECONDS) \
 		TEST_TIMEOUT=$$(($(FUZZ_SECONDS) + 600)) $${FUZZ_SEED:+FUZZ_SEED=$$FUZZ_SEED}" \
 		scripts/test.sh $(BUILD)
+
+# Many boots of the container-start churn, to count a rare guest failure.
+boot-soak: deps userspace
+	@scripts/boot-soak.sh $(BUILD)
 
 kernel-tree: deps
 	@scripts/kernel.sh dev-tree $(KERNEL_TREE)

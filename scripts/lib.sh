@@ -175,3 +175,24 @@ locked() {
 		"$@"
 	) 9>"$SHIFTBIND_CACHE/locks/$name.lock"
 }
+
+# guest_oops_summary CONSOLE_LOG: the first kernel oops, BUG or panic a
+# guest printed, in the few lines that tell what it was without opening
+# the log: the report's first line, its RIP and code bytes, the top of
+# its call trace, and the panic it ended in; nothing when the log shows
+# none.  Kernel timestamps are dropped.
+guest_oops_summary() {
+	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$1" 2>/dev/null | awk '
+		!start && /^(Oops: |int3: |BUG: |general protection fault|kernel BUG at|Unable to handle|WARNING: CPU)/ {
+			start = 1; print; next
+		}
+		!start { next }
+		/^RIP: / && !rip { rip = 1; print; next }
+		/^Code: / && !code { code = 1; print; next }
+		/^Call Trace:/ && !trace { trace = 1; frames = 0; print; next }
+		trace == 1 && frames < 4 && /^ *[?]? *[A-Za-z_0-9.]+\+0x/ { frames++; print; if (frames == 4) trace = 2; next }
+		trace == 1 && /^ *<\/?(TASK|IRQ)>/ { next }
+		trace == 1 && frames > 0 { trace = 2 }
+		/^Kernel panic/ { print; exit }
+	'
+}

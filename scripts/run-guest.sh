@@ -16,7 +16,10 @@
 # seconds) or a missing marker is a failure that names the console log.
 #
 # Acceleration is TCG: on this machine kind /dev/kvm opens but a KVM guest
-# never runs.  QEMU_ACCEL=kvm opts in where KVM works.
+# never runs.  QEMU_ACCEL=kvm opts in where KVM works.  QEMU_TCG_THREAD
+# (single, the default, or multi) and GUEST_SMP (2) set TCG's threads and
+# the guest's CPUs, for every boot: make test, demo, shell, bench, fuzz
+# and boot-soak all boot through here.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +30,12 @@ kernel=${2:?missing KERNEL}
 image=${3:?missing IMAGE}
 suites=${4:-}
 accel=${QEMU_ACCEL:-tcg}
+# TCG's thread mode (docs/kernel-bases.md, "The int3 oops under TCG"):
+# single runs both vCPUs on one host thread, in turns.  With one thread a
+# vCPU (multi) the guest's own text patching raced QEMU's invalidation of
+# the translated code, and the guest died of an int3 now and then.
+tcg_thread=${QEMU_TCG_THREAD:-single}
+smp=${GUEST_SMP:-2}
 # A hang detector, not a budget: one boot runs every guest suite in about
 # 20 minutes under TCG on 2 cores, and twice that when other guests share
 # the machine.
@@ -72,7 +81,11 @@ append+=" ${GUEST_APPEND:-}"
 # la57=off: TCG's "max" CPU offers 5-level paging, which the kernel then
 # uses, and every miss of QEMU's software TLB walks five levels instead of
 # four; the guests need no more than 4-level's 128 TiB of address space.
-qemu=(qemu-system-x86_64 -machine q35 -accel "$accel" -cpu max,la57=off -smp 2 -m "$mem"
+case $accel in
+tcg) accel_opts=tcg,thread=$tcg_thread ;;
+*) accel_opts=$accel ;;
+esac
+qemu=(qemu-system-x86_64 -machine q35 -accel "$accel_opts" -cpu max,la57=off -smp "$smp" -m "$mem"
 	-kernel "$kernel" -append "$append"
 	-drive "file=$disk,if=virtio,format=raw,cache=unsafe"
 	-device virtio-rng-pci
@@ -105,12 +118,28 @@ sleep 0.5
 kill "$tail_pid" 2>/dev/null || true
 wait "$tail_pid" 2>/dev/null || true
 
+# boot_failed REASON: end with REASON; a guest whose kernel oopsed says
+# so in the failure itself, with the oops' first lines (each carries
+# "error:", which the test harness keeps for the run's summary), not only
+# in the console log.
+boot_failed() {
+	local oops line
+	oops=$(guest_oops_summary "$console")
+	if [ -n "$oops" ]; then
+		while IFS= read -r line; do
+			printf '%s: error: | %s\n' "${0##*/}" "$line" >&2
+		done <<<"$oops"
+		die "guest kernel oopsed (its first lines above), so $1; console log: $console"
+	fi
+	die "$1; console log: $console"
+}
+
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-	die "guest did not finish within ${timeout_s}s (hung?); console log: $console"
+	boot_failed "guest did not finish within ${timeout_s}s (hung?)"
 fi
-[ "$status" -eq 0 ] || die "qemu exited with status $status; console log: $console"
+[ "$status" -eq 0 ] || boot_failed "qemu exited with status $status"
 if ! grep -qxF "$DONE_MARKER" "$results"; then
 	echo "--- last lines of $console:" >&2
 	tail -n 30 "$console" >&2
-	die "guest ended without completing its run (panic or crash?); console log: $console"
+	boot_failed "guest ended without completing its run (panic or crash?)"
 fi

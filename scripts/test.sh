@@ -29,12 +29,13 @@ readonly HOST_SUITES=(host)
 bin=${1:-}
 
 # Every directory of tests/ is a suite, except the shared library, the
-# container probe's source, the host suites, and after-reboot/.
+# container probe's source, the host suites, after-reboot/, and soak/
+# (make boot-soak's, many boots of it alone).
 guest_suites() {
 	local dir name
 	for dir in "$TESTS"/*/; do
 		name=$(basename "$dir")
-		case $name in lib | probe | host | after-reboot) continue ;; esac
+		case $name in lib | probe | host | after-reboot | soak) continue ;; esac
 		echo "$name"
 	done
 }

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The work of a container start that makes the kernel patch its own text,
+# in a loop, for SOAK_SECONDS (default 60): `make boot-soak` boots a
+# kernel many times with this alone, to count how often a boot dies of it
+# (docs/kernel-bases.md, "The int3 oops under TCG").
+#
+# crun enables every controller in the cgroups it creates, so each
+# container start and stop brings a cpuset online and takes it offline:
+# cpuset_inc()/cpuset_dec() flip the static key cpusets_enabled_key, and
+# the kernel rewrites every site of it (get_page_from_freelist() is one)
+# with text_poke_bp() while the other CPU runs those sites.  Here that
+# flip runs thousands of times a minute (a cpuset cgroup made and
+# removed), real rootful and rootless shifted containers start beside it,
+# and the other CPU allocates pages without pause (execve and a tmpfs
+# filled and emptied: memory pressure).  The test passes when the guest
+# is still alive at the end; an oops panics it (oops=panic), and the host
+# finds no result.
+. "$(dirname "$0")/../lib/testlib.sh"
+require_guest
+scratch_dir
+
+readonly SECONDS_TO_RUN=${SOAK_SECONDS:-60}
+readonly CGROUP=/sys/fs/cgroup/soak-churn
+
+# What the other CPU runs while the keys flip: execve of a short-lived
+# program and page allocation under pressure.
+exec_loop() { while :; do "$PROBE" exit 0; done; }
+memory_churn() {
+	while :; do
+		head -c 128M /dev/zero >"$SCRATCH/fill" 2>/dev/null || true
+		rm -f "$SCRATCH/fill"
+	done
+}
+
+cleanup_churn() {
+	kill "${workers[@]}" 2>/dev/null || true
+	wait "${workers[@]}" 2>/dev/null || true
+	rmdir "$CGROUP" 2>/dev/null || true
+}
+workers=()
+trap 'cleanup_churn; rm -rf "$SCRATCH"' EXIT
+
+grep -qw cpuset /sys/fs/cgroup/cgroup.controllers ||
+	fail "the kernel has no cpuset controller (CONFIG_CPUSETS): nothing here flips its static key"
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+
+exec_loop &
+workers+=($!)
+memory_churn &
+workers+=($!)
+
+make_bundle "$SCRATCH/rootful" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
+	/bin/probe stat "${OWNER_PATHS[@]}"
+with_hook "$SCRATCH/rootful"
+rootless=$(rootless_bundle "$SHARED_IMAGE" /bin/probe id)
+with_hook "$rootless" --rootless
+
+flips=0 containers=0
+deadline=$((SECONDS + SECONDS_TO_RUN))
+while [ "$SECONDS" -lt "$deadline" ]; do
+	for _ in $(seq 1 50); do
+		mkdir "$CGROUP"
+		rmdir "$CGROUP"
+		flips=$((flips + 2))
+	done
+	assert_status 0 crun_run "$SCRATCH/rootful" "soak-$containers"
+	assert_eq "$REAL_OWNERS" "$OUTPUT" "owners in shifted container $containers"
+	assert_status 0 crun_run_as "$TEST_USER" "$rootless" "soak-rootless-$containers"
+	containers=$((containers + 2))
+done
+echo "# $flips cpuset key flips, $containers containers in ${SECONDS_TO_RUN}s"
