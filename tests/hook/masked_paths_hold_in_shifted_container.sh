@@ -4,7 +4,8 @@
 # masked by /dev/null, /proc/acpi by a read-only tmpfs mounted on it, and
 # with root.readonly the shifted root refuses writes (EROFS).  A hook that
 # mounted a shifted clone over the rootfs instead would leave crun masking
-# the covered tree (DESIGN-BRIEF section 3): these would all fail.
+# the covered tree (docs/kernel-api.md, "Why the hook shifts the
+# runtime's rootfs in place"): these would all fail.
 . "$(dirname "$0")/../lib/testlib.sh"
 require_guest
 scratch_dir
