@@ -1,8 +1,12 @@
 #!/bin/bash
 # build-image.sh BIN_DIR [KSELFTEST_DIR]: print the path of the guest root
-# image, building it first when any of its inputs changed.
+# image of the kernel base KERNEL (default: scripts/lib.sh's
+# DEFAULT_KERNEL), building it first when any of its inputs changed.
 #
-# The image is the debootstrapped base (rootfs-builder/debootstrap.sh) plus
+# The guest runs the Debian release of that base (scripts/lib.sh's
+# guest_release: bookworm for 6.1; GUEST_RELEASE=SUITE for another).
+# The image is that release's debootstrapped base
+# (rootfs-builder/debootstrap.sh) plus
 # an overlay of the project's files: the guest init, the test suites, the
 # programs built into BIN_DIR, the kernel selftests built into
 # KSELFTEST_DIR (scripts/kselftests.sh), a test user with subordinate ids, and the
@@ -15,12 +19,12 @@
 # debootstrap).
 #
 # Selftests are built per kernel base, so an image with them is one base's:
-# rootfs-BASE-KEY.img, BASE being $KERNEL (default: scripts/lib.sh's
-# DEFAULT_KERNEL), which the key includes too.  Without them (make demo,
-# shell, bench) the image, rootfs-KEY.img, boots on any base.  Each of
-# these kinds keeps its own newest images (prune_old_images), so a run on
-# two bases never deletes the image of the other; the debootstrapped base
-# is shared by all.
+# rootfs-BASE-RELEASE-KEY.img, which the key includes too.  Without them
+# (make demo, shell, bench) the image, rootfs-RELEASE-KEY.img, boots on
+# any base whose guest runs RELEASE.  Each of these kinds keeps its own
+# newest images (prune_old_images), so a run on two bases never deletes
+# the image of the other; a release's debootstrapped base is shared by
+# all of its images.
 #
 # GUEST_BASE=DIR uses DIR as the base instead of the debootstrapped one
 # (tests/host/guest_image_first_build.sh builds from a small stand-in);
@@ -35,6 +39,7 @@ readonly SUBID_START=300000 SUBID_COUNT=65536
 work= # scratch directory, removed on exit
 kselftests= # KSELFTEST_DIR, optional
 kind= # the kernel base of the kselftests, empty without them
+release= # the Debian suite of the guest
 deb= # the shiftbind package, BIN_DIR/deb/shiftbind_*.deb
 
 install_project_files() {
@@ -159,7 +164,7 @@ install_package() {
 		apt-get install -y --no-install-recommends "/$deb" >"$work/apt-get.log" 2>&1; then
 		tail -n 20 "$work/apt-get.log" >&2
 		cp "$work/apt-get.log" "$SHIFTBIND_CACHE/guest/package-install-failed.log"
-		die "installing /$deb in the guest image failed (log: $SHIFTBIND_CACHE/guest/package-install-failed.log); is a dependency missing from rootfs-builder/packages?"
+		die "installing /$deb in the $release guest image failed (log: $SHIFTBIND_CACHE/guest/package-install-failed.log); is a dependency missing from $release's lines of rootfs-builder/packages?"
 	fi
 }
 
@@ -180,7 +185,7 @@ make_image() {
 	local image=$1 base=$2 overlay=$3
 	[ -f "$image" ] && return 0
 	check_free_space "$SHIFTBIND_CACHE/guest" 4000
-	log "building guest image $image"
+	log "building the Debian $release guest image $image"
 	cp -a "$base" "$work/root"
 	cp -a "$overlay/." "$work/root/"
 	configure_users "$work/root"
@@ -192,7 +197,7 @@ make_image() {
 }
 
 # image_name KEY: the file name of the image of this kind with KEY.
-image_name() { echo "rootfs-${kind:+$kind-}$1.img"; }
+image_name() { echo "rootfs-${kind:+$kind-}$release-$1.img"; }
 
 # prune_old_images KEEP: delete all but the KEEP newest cached images of
 # this kind (up to $IMAGE_SIZE of sparse file each; a run in progress may
@@ -223,14 +228,15 @@ main() {
 			die "KERNEL='$kind' is not a kernel base such as $DEFAULT_KERNEL; set it to the base the selftests in $kselftests were built for"
 		[ -d "$kselftests" ] || die "no selftests at $kselftests; build them with 'KERNEL=$kind scripts/kselftests.sh'"
 	fi
+	release=$(guest_release "${KERNEL:-$DEFAULT_KERNEL}") || exit 1
 	require_cmd mkfs.ext4 e2fsprogs
-	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh")}
+	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release")} || exit 1
 	[ -d "$base" ] || die "guest base $base is not a directory; unset GUEST_BASE to debootstrap one"
 	mkdir -p "$SHIFTBIND_CACHE/guest"
 	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	assemble_overlay "$work/overlay" "$base" "$bin"
-	key=$(hash_string "$kind $(basename "$base") $(tree_hash "$work/overlay") \
+	key=$(hash_string "$kind $release $(basename "$base") $(tree_hash "$work/overlay") \
 		$(hash_files "$0")")
 	image=$SHIFTBIND_CACHE/guest/$(image_name "$key")
 	with_lock image make_image "$image" "$base" "$work/overlay"

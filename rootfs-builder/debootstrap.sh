@@ -1,49 +1,153 @@
 #!/bin/bash
-# debootstrap.sh: print the path of the cached debootstrapped guest base,
-# creating it first when its inputs changed.
+# debootstrap.sh [SUITE]: print the path of the cached debootstrapped guest
+# base of Debian SUITE (default: the release of the kernel base KERNEL,
+# scripts/lib.sh's guest_release), creating it first when its inputs
+# changed.
 #
-# The base is keyed by the suite and rootfs-builder/packages, so it is
-# fetched once and reused until the package list changes.  The mirror is
-# debootstrap's default; set DEBOOTSTRAP_MIRROR to use another.
+# The base is keyed by the suite and its package list (rootfs-builder/
+# packages: the lines for every release and those naming SUITE), so it is
+# fetched once per release and reused until that list changes.  The
+# mirror is the one the host's apt sources name for the host's own
+# release (a Debian mirror serves every suite); DEBOOTSTRAP_MIRROR=URI
+# uses another.
 set -euo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-readonly SUITE=bookworm
 readonly PACKAGES_FILE=$SHIFTBIND_ROOT/rootfs-builder/packages
-tmp= # scratch directory of a running debootstrap, removed on exit
+# Where the host's apt configuration is (a test points it elsewhere).
+readonly APT_ETC=${APT_ETC:-/etc/apt}
+readonly DEBOOTSTRAP_SCRIPTS=${DEBOOTSTRAP_SCRIPTS:-/usr/share/debootstrap/scripts}
+suite= # the Debian suite of this base
+tmp=   # scratch directory of a running debootstrap, removed on exit
 
-packages() { grep -v '^#' "$PACKAGES_FILE" | grep -v '^$' | paste -sd, -; }
+# packages SUITE: the packages of SUITE's guest, comma-separated, in the
+# list's order: lines of one word, and lines naming SUITE after the word.
+packages() {
+	awk -v suite="$1" '
+		/^[[:space:]]*(#|$)/ { next }
+		NF == 1 { print $1; next }
+		{ for (i = 2; i <= NF; i++) if ($i == suite) { print $1; next } }
+	' "$PACKAGES_FILE" | paste -sd, -
+}
+
+# host_codename: the codename of the host's own Debian release.
+host_codename() {
+	# shellcheck source=/dev/null # the host's, not ours
+	(. "${OS_RELEASE:-/etc/os-release}" && echo "${VERSION_CODENAME:-}")
+}
+
+# apt_sources_uri CODENAME: the first URI the host's apt sources name for
+# suite CODENAME (exactly: not CODENAME-security or -updates) of component
+# main, from the deb822 files (sources.list.d/*.sources, Enabled: no
+# left out) and the one-line ones (sources.list, sources.list.d/*.list),
+# as apt reads them.  Nothing when none does.
+apt_sources_uri() {
+	local codename=$1 file
+	{
+		for file in "$APT_ETC"/sources.list.d/*.sources; do
+			[ -f "$file" ] || continue
+			awk -v want="$codename" '
+				function has(list, word) { return (" " list " ") ~ (" " word " ") }
+				function flush(  u) {
+					if (has(f["types"], "deb") && has(f["suites"], want) &&
+					    has(f["components"], "main") && tolower(f["enabled"]) != "no" &&
+					    split(f["uris"], u, " ") > 0)
+						print u[1]
+					delete f; key = ""
+				}
+				/^#/ { next }
+				/^[[:space:]]*$/ { flush(); next }
+				/^[[:space:]]/ { if (key != "") f[key] = f[key] " " $0; next }
+				{
+					key = tolower($0); sub(/:.*/, "", key)
+					value = $0; sub(/^[^:]*:[[:space:]]*/, "", value)
+					f[key] = value
+				}
+				END { flush() }
+			' "$file"
+		done
+		for file in "$APT_ETC/sources.list" "$APT_ETC"/sources.list.d/*.list; do
+			[ -f "$file" ] || continue
+			sed -E 's/#.*//; s/\[[^]]*\]//' "$file" | awk -v want="$codename" '
+				$1 == "deb" && $3 == want {
+					for (i = 4; i <= NF; i++) if ($i == "main") { print $2; next }
+				}'
+		done
+	} | head -n 1
+}
+
+# mirror: DEBOOTSTRAP_MIRROR, else the URI of the host's apt sources.
+mirror() {
+	local codename uri
+	if [ -n "${DEBOOTSTRAP_MIRROR:-}" ]; then
+		echo "$DEBOOTSTRAP_MIRROR"
+		return 0
+	fi
+	codename=$(host_codename)
+	[ -n "$codename" ] ||
+		die "cannot tell the host's Debian release (no VERSION_CODENAME in ${OS_RELEASE:-/etc/os-release}), so not which apt source to debootstrap $suite from; set DEBOOTSTRAP_MIRROR to a Debian mirror's URI"
+	uri=$(apt_sources_uri "$codename")
+	[ -n "$uri" ] ||
+		die "no apt source in $APT_ETC/sources.list or $APT_ETC/sources.list.d/ names suite $codename with component main, the Debian mirror to debootstrap $suite from; add one, or set DEBOOTSTRAP_MIRROR to a Debian mirror's URI"
+	echo "$uri"
+}
+
+# debootstrap_script: the script debootstrap needs for the suite: its
+# own when it knows the suite, else that of sid (every Debian suite since
+# squeeze uses it: a debootstrap older than the suite still works).
+debootstrap_script() {
+	if [ -e "$DEBOOTSTRAP_SCRIPTS/$suite" ]; then
+		echo "$DEBOOTSTRAP_SCRIPTS/$suite"
+	elif [ -e "$DEBOOTSTRAP_SCRIPTS/sid" ]; then
+		log "this debootstrap has no script for $suite; using sid's ($DEBOOTSTRAP_SCRIPTS/sid)"
+		echo "$DEBOOTSTRAP_SCRIPTS/sid"
+	else
+		die "debootstrap has neither a script for $suite nor sid's in $DEBOOTSTRAP_SCRIPTS; install a newer debootstrap"
+	fi
+}
 
 base_dir() {
-	echo "$SHIFTBIND_CACHE/guest/base-$SUITE-$(hash_string "$SUITE $(packages)")"
+	echo "$SHIFTBIND_CACHE/guest/base-$suite-$(hash_string "$suite $(packages "$suite")")"
 }
 
 create_base() {
-	local dir=$1
+	local dir=$1 uri script start size
 	[ -d "$dir" ] && return 0 # another build made it while we waited
 	require_cmd debootstrap debootstrap
 	check_free_space "$SHIFTBIND_CACHE/guest" 1500
+	uri=$(mirror)
+	script=$(debootstrap_script)
 	tmp=$(mktemp -d "$SHIFTBIND_CACHE/guest/.debootstrap.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
-	log "debootstrapping $SUITE into $dir (once per package list; log: $tmp/debootstrap.log)"
-	# shellcheck disable=SC2086
-	if ! debootstrap --variant=minbase --include="$(packages)" "$SUITE" "$tmp/root" \
-		${DEBOOTSTRAP_MIRROR:-} >"$tmp/debootstrap.log" 2>&1; then
+	log "debootstrapping $suite from $uri into $dir (once per package list; log: $tmp/debootstrap.log)"
+	start=$SECONDS
+	if ! debootstrap --variant=minbase --include="$(packages "$suite")" "$suite" "$tmp/root" \
+		"$uri" "$script" >"$tmp/debootstrap.log" 2>&1; then
 		tail -n 20 "$tmp/debootstrap.log" >&2
-		cp "$tmp/debootstrap.log" "$SHIFTBIND_CACHE/guest/debootstrap-failed.log"
-		die "debootstrap of $SUITE failed (log: $SHIFTBIND_CACHE/guest/debootstrap-failed.log); check the network and the host's apt sources"
+		cp "$tmp/debootstrap.log" "$SHIFTBIND_CACHE/guest/debootstrap-$suite-failed.log"
+		die "debootstrap of $suite from $uri failed (log: $SHIFTBIND_CACHE/guest/debootstrap-$suite-failed.log); check the network and the host's apt sources, and that rootfs-builder/packages names only packages $suite has"
 	fi
 	# The package cache is 100+ MB the guest never needs.
 	rm -rf "$tmp/root/var/cache/apt/archives/"*.deb "$tmp/root/var/lib/apt/lists/"*
+	size=$(du -sm "$tmp/root" | cut -f1)
+	log "debootstrapped $suite in $((SECONDS - start)) s, $size MB"
 	mv "$tmp/root" "$dir"
 }
 
 main() {
 	local dir
+	suite=${1:-}
+	[ -n "$suite" ] || suite=$(guest_release "${KERNEL:-$DEFAULT_KERNEL}") || exit 1
+	[[ $suite =~ ^[a-z]+$ ]] ||
+		die "'$suite' is not a Debian suite name such as bookworm; name the release to debootstrap"
+	[ -n "$(packages "$suite")" ] ||
+		die "rootfs-builder/packages lists no package for $suite"
 	mkdir -p "$SHIFTBIND_CACHE/guest"
 	dir=$(base_dir)
-	[ -d "$dir" ] || with_lock debootstrap create_base "$dir"
+	[ -d "$dir" ] || with_lock "debootstrap-$suite" create_base "$dir"
 	echo "$dir"
 }
 
-main "$@"
+# Sourced by tests/host/guest_mirror_from_apt_sources.sh for its
+# functions; run, it prints the base.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

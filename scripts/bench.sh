@@ -146,7 +146,7 @@ main() {
 	[ -x "$bin/bench/mkimage" ] || die "missing $bin/bench/mkimage; run 'make bench'"
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	kernel=$(KERNEL=$BASE "$SHIFTBIND_ROOT/scripts/kernel.sh" image test)
-	image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	image=$(KERNEL=$BASE "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
 	trap 'rm -f "$scratch"' EXIT
 	make_scratch_disk
 	mkdir -p "$SHIFTBIND_OUT"

@@ -27,8 +27,8 @@ bin=${1:?usage: boot-soak.sh BIN_DIR}
 [[ $SOAK_SECONDS =~ ^[1-9][0-9]*$ ]] || die "SOAK_SECONDS='$SOAK_SECONDS': expected a positive number of seconds"
 case $VARIANT in test | debug) ;; *) die "SOAK_VARIANT='$VARIANT': expected test or debug" ;; esac
 
-# soak_base BASE IMAGE: the boots of one base, their lines and count in
-# SOAK_OUT/BASE.txt.
+# soak_base BASE IMAGE: the boots of one base on IMAGE (its release's),
+# their lines and count in SOAK_OUT/BASE.txt.
 soak_base() {
 	local base=$1 image=$2 kernel dir report i status outcome first
 	local clean=0 oopsed=0 failed=0
@@ -69,18 +69,22 @@ qemu_setting() {
 }
 
 main() {
-	local list bases base image pids=() status=0
+	local list bases base pids=() status=0
+	local -A image=()
 	list=$(test_kernels) || exit 1
 	mapfile -t bases <<<"$list"
 	mkdir -p "$SOAK_OUT"
-	# The soak needs no selftests: the image without them boots on any base.
-	image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	# The soak needs no selftests: the image without them boots on any
+	# base whose guest runs its Debian release (guest_release).
+	for base in "${bases[@]}"; do
+		image[$base]=$(KERNEL=$base "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin") || exit 1
+	done
 	for base in "${bases[@]}"; do
 		require_series "$base"
 		KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$VARIANT" >&2
 	done
 	for base in "${bases[@]}"; do
-		soak_base "$base" "$image" &
+		soak_base "$base" "${image[$base]}" &
 		pids+=($!)
 	done
 	for base in "${!pids[@]}"; do

@@ -27,6 +27,32 @@ DEFAULT_KERNEL=6.12
 DEFAULT_TEST_KERNELS="6.1 6.12"
 DEFAULT_DEBUG_KERNEL=6.12
 
+# The Debian release each kernel base's guest runs, "BASE=SUITE": the
+# release that ships that kernel, so that each base is proven with the
+# runtimes its users have (crun, podman, systemd, LXC of that release).
+# rootfs-builder/ debootstraps one guest base per release
+# (rootfs-builder/packages says what each gets); GUEST_RELEASE=SUITE
+# boots another release on a base, for trying one out.  6.12's guest
+# stays bookworm until every guest suite passes on trixie (issue 45;
+# `GUEST_RELEASE=trixie KERNEL=6.12 make test` tries it).
+readonly GUEST_RELEASES=(6.1=bookworm 6.12=bookworm)
+
+# guest_release BASE: the Debian suite of BASE's guest (GUEST_RELEASES),
+# or GUEST_RELEASE when set.  In a command substitution, check its status.
+guest_release() {
+	local entry
+	if [ -n "${GUEST_RELEASE:-}" ]; then
+		[[ $GUEST_RELEASE =~ ^[a-z]+$ ]] ||
+			die "GUEST_RELEASE='$GUEST_RELEASE' is not a Debian suite name such as bookworm; unset it to boot the release of the kernel base (${GUEST_RELEASES[*]})"
+		echo "$GUEST_RELEASE"
+		return 0
+	fi
+	for entry in "${GUEST_RELEASES[@]}"; do
+		[ "${entry%%=*}" = "$1" ] && echo "${entry#*=}" && return 0
+	done
+	die "no guest release for kernel base '$1'; add 'BASE=SUITE' for it to GUEST_RELEASES in scripts/lib.sh (now: ${GUEST_RELEASES[*]})"
+}
+
 # The kernel selftests the guest runs: the series' own (configfd) and the
 # upstream mount API selftests the series must keep passing (regress.).
 # shellcheck disable=SC2034 # read by the scripts that source this file

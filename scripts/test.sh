@@ -107,7 +107,7 @@ prepare_kernel() {
 # What this run made of each base: its test kernel's image (and whether
 # that step passed), its guest image (with its selftests), or that a step
 # of it failed.
-declare -A test_kernel=() kernel_built=() guest_image=() prepared=()
+declare -A test_kernel=() kernel_built=() guest_image=() guest_release_of=() prepared=()
 
 # prepare_test_kernel BASE: test_kernel[BASE], BASE's test kernel (step
 # kernel@BASE), built once per run: used by every boot of BASE and by the
@@ -126,8 +126,9 @@ prepare_test_kernel() {
 }
 
 # prepare_guest BASE: the test kernel, selftests and guest image of BASE
-# (steps kernel@BASE, selftests@BASE, image@BASE), once per run however
-# many boots need them: a failed step is one result, not one per boot.
+# (steps kernel@BASE, selftests@BASE, image@BASE) and the Debian release
+# of that image (guest_release), once per run however many boots need
+# them: a failed step is one result, not one per boot.
 prepare_guest() {
 	local base=$1 kselftests
 	case ${prepared[$base]:-} in
@@ -138,7 +139,8 @@ prepare_guest() {
 	prepare_test_kernel "$base" &&
 		kselftests=$(step "selftests@$base" env KERNEL="$base" "$SHIFTBIND_ROOT/scripts/kselftests.sh") &&
 		guest_image[$base]=$(step "image@$base" env KERNEL="$base" \
-			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") ||
+			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin" "$kselftests") &&
+		guest_release_of[$base]=$(guest_release "$base") ||
 		return 1
 	prepared[$base]=ok
 }
@@ -231,10 +233,12 @@ expect() {
 }
 
 # boot_guest BASE NAME KERNEL_IMAGE RESULTS CONSOLE SUITES: one boot of
-# BASE's guest (step NAME@BASE); the guest names its results after BASE.
+# BASE's guest (step NAME@BASE); the guest names its results after BASE,
+# and checks it runs BASE's Debian release (smoke.guest_release).
 boot_guest() {
 	GUEST_RESULTS=$(out_file "$4" "$1") GUEST_CONSOLE=$(out_file "$5" "$1") \
-		GUEST_APPEND="shiftbind.kernel=$1 ${GUEST_APPEND:-}" step "$2@$1" \
+		GUEST_APPEND="shiftbind.kernel=$1 shiftbind.guest_release=${guest_release_of[$1]} ${GUEST_APPEND:-}" \
+		step "$2@$1" \
 		"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$3" "${guest_image[$1]}" "$6"
 }
 

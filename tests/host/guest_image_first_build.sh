@@ -2,10 +2,12 @@
 # The guest image step on an empty cache, as on a fresh machine: the first
 # image is built, published and printed; a rerun with nothing changed
 # reuses it; a changed input builds a second one and keeps the first.
-# With a kernel base's selftests the image is that base's
-# (rootfs-BASE-KEY.img): two bases get two images from one guest base,
-# and pruning old images of one base leaves the other's and the
-# selftest-less ones alone.  The base is a small stand-in (GUEST_BASE),
+# Its name carries the Debian release of the kernel base's guest
+# (rootfs-RELEASE-KEY.img); another release's image is another kind,
+# kept beside it.  With a kernel base's selftests the image is that
+# base's (rootfs-BASE-RELEASE-KEY.img): two bases get two images from
+# one guest base, and pruning old images of one base leaves the other's
+# and the selftest-less ones alone.  The base is a small stand-in (GUEST_BASE),
 # and so are the selftests, the package and apt-get, so that this takes
 # seconds instead of a debootstrap, a package build and kernel builds.
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -54,9 +56,16 @@ make_standin_base
 make_bin_dir first
 [ ! -e "$SHIFTBIND_CACHE" ] || fail "the cache must start empty"
 
+# release_of BASE: the Debian release of BASE's guest (scripts/lib.sh).
+release_of() {
+	with_scripts_lib guest_release "$1" || fail "no guest release for kernel base $1"
+}
+default_release=$(release_of "${KERNEL:-$(with_scripts_lib eval 'echo "$DEFAULT_KERNEL"')}")
+
 assert_status 0 "$build_image" "$SCRATCH/bin"
 first=$(tail -n 1 <<<"$OUTPUT")
-assert_match "^$SHIFTBIND_CACHE/guest/rootfs-[0-9a-f]{16}\.img\$" "$first" "image path printed"
+assert_match "^$SHIFTBIND_CACHE/guest/rootfs-$default_release-[0-9a-f]{16}\.img\$" "$first" "image path printed"
+assert_contains "building the Debian $default_release guest image" "$OUTPUT" "what the image step says it builds"
 [ -s "$first" ] || fail "build-image.sh printed $first but left no image there; output: $OUTPUT"
 assert_contains "filesystem volume name:   shiftbind-root" \
 	"$(dumpe2fs -h "$first" 2>/dev/null | tr '[:upper:]' '[:lower:]')" "the image is an ext4 file system"
@@ -82,6 +91,13 @@ second=$(tail -n 1 <<<"$OUTPUT")
 [ "$second" != "$first" ] || fail "a changed probe kept the image key $first"
 { [ -s "$second" ] && [ -s "$first" ]; } || fail "expected both images in the cache: $(ls "$SHIFTBIND_CACHE/guest")"
 
+# Another release (GUEST_RELEASE) is another image, of its own kind.
+other=sid
+GUEST_RELEASE=$other assert_status 0 "$build_image" "$SCRATCH/bin"
+other_image=$(tail -n 1 <<<"$OUTPUT")
+assert_match "^$SHIFTBIND_CACHE/guest/rootfs-$other-[0-9a-f]{16}\.img\$" "$other_image" "image path of release $other"
+{ [ -s "$second" ] && [ -s "$first" ]; } || fail "the $other image pruned a $default_release one: $(ls "$SHIFTBIND_CACHE/guest")"
+
 # Stand-in selftests, as scripts/kselftests.sh lays them out.
 install -d "$SCRATCH/kselftests/configfd"
 printf '#!/bin/sh\necho 1..0\n' >"$SCRATCH/kselftests/configfd/configfd_test"
@@ -91,7 +107,7 @@ chmod 755 "$SCRATCH/kselftests/configfd/configfd_test"
 build_for() {
 	KERNEL=$1 assert_status 0 "$build_image" "$SCRATCH/bin" "$SCRATCH/kselftests"
 	image=$(tail -n 1 <<<"$OUTPUT")
-	assert_match "^$SHIFTBIND_CACHE/guest/rootfs-${1//./\\.}-[0-9a-f]{16}\.img\$" "$image" "image path for kernel $1"
+	assert_match "^$SHIFTBIND_CACHE/guest/rootfs-${1//./\\.}-$(release_of "$1")-[0-9a-f]{16}\.img\$" "$image" "image path for kernel $1"
 }
 build_for 6.1
 old_61=$image
@@ -108,6 +124,6 @@ for probe in third fourth fifth; do
 	build_for 6.1
 done
 [ ! -e "$old_61" ] || fail "the oldest 6.1 image $old_61 was kept beside three newer ones"
-for kept in "$old_612" "$first" "$second"; do
+for kept in "$old_612" "$first" "$second" "$other_image"; do
 	[ -s "$kept" ] || fail "building 6.1 images pruned $kept: $(ls "$SHIFTBIND_CACHE/guest")"
 done

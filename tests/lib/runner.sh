@@ -13,7 +13,9 @@
 # says on which kernel; the host's results stay "host.NAME".
 # Each executable file in a suite is one test file:
 #   NAME.sh   one test, "SUITE.NAME"; exit 0 = pass, 77 = skip (its last
-#             line of output is the reason), anything else = fail
+#             line of output is the reason), anything else = fail; a
+#             pass whose last line is "NOTE: TEXT" (testlib's note) keeps
+#             TEXT as a note after it: "ok - SUITE.NAME # TEXT"
 #   NAME.tap  prints TAP; each "ok N NAME" / "not ok N NAME" line becomes
 #             "SUITE.NAME" (a "# SKIP reason" or "# note" after it is
 #             kept); a non-zero exit or a plan that does not match
@@ -22,6 +24,7 @@
 # Output, one line per result, unnumbered (the host numbers them):
 #   ok - SUITE.NAME
 #   ok - SUITE.NAME # SKIP reason
+#   ok - SUITE.NAME # note
 #   not ok - SUITE.NAME
 #   # diagnostic lines (after a failure: the tail of the test's output)
 #   # ran SUITE/FILE            (after each test file, whatever its result)
@@ -57,7 +60,14 @@ run_sh_test() {
 	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
 	status=$?
 	case $status in
-	0) echo "ok - $name" ;;
+	0)
+		reason=$(tail -n 1 "$log")
+		if [[ $reason == "NOTE: "* ]]; then
+			echo "ok - $name # ${reason#NOTE: }"
+		else
+			echo "ok - $name"
+		fi
+		;;
 	77)
 		reason=$(tail -n 1 "$log")
 		echo "ok - $name # SKIP ${reason#SKIP: }"

@@ -26,6 +26,13 @@ skip() {
 	exit 77
 }
 
+# note TEXT: what a passing test wants its result to say, e.g. which
+# release it found (runner.sh keeps it: "ok - SUITE.NAME # TEXT"); the
+# test's last output line, so call it last.
+note() {
+	printf 'NOTE: %s\n' "$*"
+}
+
 # Tests run by `make test` must not skip in CI; say so in the reason.
 require_guest() {
 	[ -e /run/shiftbind-guest ] || skip "runs only inside the shiftbind guest"
