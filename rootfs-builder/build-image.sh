@@ -214,6 +214,8 @@ prune_old_images() {
 
 main() {
 	local bin=${1:?usage: build-image.sh BIN_DIR [KSELFTEST_DIR]} base key image debs
+	# Absolute: oci-hook/'s make runs in another directory.
+	bin=$(realpath -- "$bin")
 	kselftests=${2:-}
 	debs=("$bin"/deb/shiftbind_*.deb)
 	if [ "${#debs[@]}" -ne 1 ] || [ ! -f "${debs[0]}" ]; then

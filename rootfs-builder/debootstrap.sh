@@ -123,6 +123,11 @@ create_base() {
 	start=$SECONDS
 	if ! debootstrap --variant=minbase --include="$(packages "$suite")" "$suite" "$tmp/root" \
 		"$uri" "$script" >"$tmp/debootstrap.log" 2>&1; then
+		# Why a package failed to configure is in the target's own log.
+		if [ -f "$tmp/root/debootstrap/debootstrap.log" ]; then
+			printf '\n--- %s:\n' "the target's debootstrap/debootstrap.log" >>"$tmp/debootstrap.log"
+			cat "$tmp/root/debootstrap/debootstrap.log" >>"$tmp/debootstrap.log"
+		fi
 		tail -n 20 "$tmp/debootstrap.log" >&2
 		cp "$tmp/debootstrap.log" "$SHIFTBIND_CACHE/guest/debootstrap-$suite-failed.log"
 		die "debootstrap of $suite from $uri failed (log: $SHIFTBIND_CACHE/guest/debootstrap-$suite-failed.log); check the network and the host's apt sources, and that rootfs-builder/packages names only packages $suite has"
