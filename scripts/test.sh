@@ -152,8 +152,9 @@ declare -A background_build_started=() background_build_pid=()
 host_suites_pid=
 
 # background_build BASE VARIANT: build that kernel (and a test kernel's
-# selftests) in the background at the lowest CPU priority, into
-# out/background-VARIANT@BASE.log.  await_background_build waits for it
+# selftests, after its guest release's debootstrap when not cached yet:
+# mostly waiting on the mirror) in the background at the lowest CPU
+# priority, into out/background-VARIANT@BASE.log.  await_background_build waits for it
 # before the step that needs it, which then finds the build up to date;
 # if it failed, the step builds it again and reports the failure as its
 # own.  When the run has host suites, the job first makes the Debian
@@ -170,6 +171,11 @@ background_build() {
 			[ "${kernel_built[$built]}" = ok ] || continue
 			package_in_background "$built" || true # host.deb_contents says why
 		done
+		# A failed debootstrap is retried, and reported, by image@BASE.
+		if [ "$variant" = test ] && ! { release=$(guest_release "$base") &&
+			nice -n 19 "$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release" >/dev/null; }; then
+			log "the debootstrap of $base's guest release failed; the image@$base step tries it again"
+		fi
 		require_series "$base" &&
 			KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
 			if [ "$variant" = test ]; then
