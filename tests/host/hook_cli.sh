@@ -7,8 +7,9 @@
 #     as it was (allow, disallow and apply-config: hook_cli_allow.sh)
 #   - apply-config refuses a bad file with file:line; the shipped
 #     allow.conf parses (and lists nothing)
-#   - prepare-image creates the targets 0:0, is idempotent, refuses a
-#     symlinked component and creates nothing through it
+#   - prepare-image creates the targets 0:0 (and podman's /etc/mtab link,
+#     keeping an image's own), is idempotent, refuses a symlinked
+#     component and creates nothing through it
 #   - patch-config registers the hook at the right stage, idempotently,
 #     keeps the file valid for jq, refuses a symlinked config.json and
 #     one with a duplicate key anywhere, and writes with the temporary
@@ -67,6 +68,15 @@ done
 for d in proc dev sys etc run; do
 	assert_eq "0:0 755 directory" "$(stat -c '%u:%g %a %F' "$image/$d")" "$d"
 done
+# What podman 5 would otherwise make as the container's root (its
+# makePlatformMtabLink), made as real root; an existing one is kept.
+assert_eq "0:0 symbolic link" "$(stat -c '%u:%g %F' "$image/etc/mtab")" etc/mtab
+assert_eq /proc/mounts "$(readlink "$image/etc/mtab")" "etc/mtab's target"
+assert_contains "$image/etc/mtab -> /proc/mounts" "$OUTPUT" "prepare-image's report"
+mkdir -p "$SCRATCH/image3/etc"
+ln -s ../proc/self/mounts "$SCRATCH/image3/etc/mtab"
+assert_status 0 "$cli" prepare-image "$SCRATCH/image3"
+assert_eq ../proc/self/mounts "$(readlink "$SCRATCH/image3/etc/mtab")" "an image's own etc/mtab"
 assert_status 0 "$cli" prepare-image "$image"
 assert_eq "" "$OUTPUT" "second prepare-image"
 mkdir "$SCRATCH/image2" "$SCRATCH/elsewhere"

@@ -30,6 +30,23 @@ static const struct mount_target {
 	{ "run/.containerenv", S_IFREG },
 };
 
+/*
+ * Links podman 5 makes in a container's /etc when missing, from the host
+ * side before any hook runs and owned by the container's root as mapped
+ * on the host (libpod's makePlatformMtabLink: /etc/mtab -> /proc/mounts,
+ * chowned to 100000:100000 under --uidmap 0:100000:...): in a shared
+ * image that is a file of the first container's mapping, kept for every
+ * later one, and an EROFS failure on a read-only store.  An existing
+ * entry of that name, whatever it is, is left as it is, as podman does.
+ */
+static const struct link_target {
+	const char *dir;	/* relative to the image root */
+	const char *name;
+	const char *to;
+} links[] = {
+	{ "etc", "mtab", "/proc/mounts" },
+};
+
 #define DIR_MODE	0755
 #define FILE_MODE	0644
 
@@ -247,11 +264,33 @@ static int ensure(struct target_walk *t, const char *path, mode_t type,
 	return create(t, path, type, out, e);
 }
 
+/* The link l in its directory (made as a target if missing), 0:0. */
+static int ensure_link(struct target_walk *t, const struct link_target *l,
+		       struct error *e)
+{
+	char dir[2 * PATH_MAX], display[3 * PATH_MAX], made[PATH_MAX];
+	_cleanup_close_ int dfd = -1;
+	int ret;
+
+	ret = ensure(t, l->dir, S_IFDIR, &dfd, e);
+	if (ret < 0)
+		return ret;
+	shown(t, l->dir, dir, sizeof(dir));
+	snprintf(display, sizeof(display), "%s/%s", dir, l->name);
+	if (symlinkat(l->to, dfd, l->name) < 0)
+		return errno == EEXIST ? 0 : error_errno(e, errno, "symlink `%s`", display);
+	if (fchownat(dfd, l->name, 0, 0, AT_SYMLINK_NOFOLLOW) < 0)
+		return error_errno(e, errno, "chown `%s` to 0:0", display);
+	fprintf(t->report, "created %s/%s -> %s\n",
+		where_made(dfd, dir, made, sizeof(made)), l->name, l->to);
+	return 0;
+}
+
 int prepare_image(const char *dir, FILE *report, struct error *e)
 {
 	struct error one = { 0, "" }, first = { 0, "" };
 	_cleanup_close_ int rootfd = -1;
-	size_t i, refused = 0;
+	size_t i, refused = 0, total = ARRAY_SIZE(targets) + ARRAY_SIZE(links);
 	int ret;
 
 	if (geteuid() != 0)
@@ -272,8 +311,18 @@ int prepare_image(const char *dir, FILE *report, struct error *e)
 		if (!refused++)
 			first = one;
 	}
+	for (i = 0; i < ARRAY_SIZE(links); i++) {
+		struct target_walk t = { rootfd, dir, report, 0, 0 };
+
+		ret = ensure_link(&t, &links[i], &one);
+		if (ret == 0)
+			continue;
+		fprintf(report, "refused: %s\n", one.msg);
+		if (!refused++)
+			first = one;
+	}
 	if (refused)
 		return error_msg(e, first.code, "%zu of %zu mount targets not prepared; first: %s",
-				 refused, ARRAY_SIZE(targets), first.msg);
+				 refused, total, first.msg);
 	return 0;
 }

@@ -1386,6 +1386,12 @@ static void test_prepare_image(void)
 	snprintf(path, sizeof(path), "%s/proc", image);
 	ok(owned_by_root(path, S_IFDIR, 0755), "directories created 0:0 0755");
 	ok(out && strstr(out, "created ") && strstr(out, "/etc/hosts"), "reported");
+	snprintf(path, sizeof(path), "%s/etc/mtab", image);
+	ret = (int)readlink(path, outside, sizeof(outside) - 1);
+	ok(owned_by_root(path, S_IFLNK, 0777) && ret == (int)strlen("/proc/mounts") &&
+	   !strncmp(outside, "/proc/mounts", (size_t)ret),
+	   "/etc/mtab made, podman's link, 0:0");
+	ok(out && strstr(out, "/etc/mtab -> /proc/mounts\n"), "the link reported");
 	free(out);
 
 	out = NULL;
@@ -1435,7 +1441,7 @@ static void test_prepare_image(void)
 	report = open_memstream(&out, &size);
 	ret = prepare_image(image, report, &e);
 	fclose(report);
-	ok(ret < 0 && strstr(e.msg, "1 of 7 mount targets not prepared; first: `") &&
+	ok(ret < 0 && strstr(e.msg, "1 of 8 mount targets not prepared; first: `") &&
 	   strstr(e.msg, "/etc/hosts` exists and is not a regular file"),
 	   "a refusal is counted and named (%s)", e.msg);
 	ok(strstr(out, "refused: ") != NULL, "the refusal is reported: %s", out);
