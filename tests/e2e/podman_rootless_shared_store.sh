@@ -7,9 +7,11 @@
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
 podman_test_setup
+# Podman 5's containers/storage lists the store under both of its option
+# names (overlay.additionalImageStores too); podman 4's under one.
 assert_status 0 user_podman info --format '{{.Store.GraphDriverName}} {{.Store.GraphOptions}}'
-assert_match '^overlay map\[overlay\.imagestore:/srv/podman-store\]$' "$(tail -n 1 <<<"$OUTPUT")" \
-	"the user's storage driver: native overlay, no mount program"
+assert_match '^overlay map\[(overlay\.additionalImageStores:\[/srv/podman-store\] )?overlay\.imagestore:/srv/podman-store\]$' \
+	"$(tail -n 1 <<<"$OUTPUT")" "the user's storage driver: native overlay, no mount program"
 
 assert_status 0 as_user shiftbind podman-setup "$PODMAN_STORE"
 assert_eq "$PODMAN_STORE: shifted in podman's rootless mount namespace" "$OUTPUT" "podman-setup"

@@ -16,6 +16,31 @@ store_podman() {
 		--events-backend file --runtime /usr/bin/crun "$@"
 }
 
+# podman_version: the guest's podman's version (5.4.2); the release of
+# the guest (scripts/lib.sh's GUEST_RELEASES) decides which a base's run
+# has.
+podman_version() {
+	local have
+	have=$(podman --version 2>/dev/null | awk '{ print $3 }')
+	[ -n "$have" ] || fail "podman is not installed in the guest (rootfs-builder/packages lists it)"
+	echo "$have"
+}
+
+# podman_at_least VERSION: whether the guest's podman is VERSION or newer.
+podman_at_least() {
+	local have
+	have=$(podman_version) || exit 1
+	[ "$(printf '%s\n%s\n' "$1" "$have" | sort -V | head -n 1)" = "$1" ]
+}
+
+# require_podman VERSION WHAT: skip, saying why, unless the guest's
+# podman is VERSION or newer (WHAT needs it).  Under CI a skip fails
+# (report.sh).
+require_podman() {
+	podman_at_least "$1" ||
+		skip "needs podman >= $1 ($2); this guest, Debian $(cat /etc/debian_version) ($(. /etc/os-release && echo "$VERSION_CODENAME")), has podman $(podman_version)"
+}
+
 # podman_store_fill: once per boot, without network: localhost/busybox-shared
 # (one layer, the shared image) and localhost/layered on top of it, whose
 # layer deletes /etc/shadow (a whiteout) and replaces /home (an opaque
