@@ -1,0 +1,47 @@
+#!/bin/bash
+# Rootless podman's own `--rootfs PATH:idmap`, podman unmodified (added in
+# podman 4.5; Debian 13's 5.4.2): podman makes the idmapped mount of PATH
+# itself, from its rootless user namespace (open_tree, mount_setattr
+# MOUNT_ATTR_IDMAP with a user namespace of the container's mapping,
+# move_mount), which its documentation says only root can do.  On the
+# guest's marked store (delegated to the test user) the container shows
+# the image's real owners, with a mapping of its own (--uidmap) and with
+# --userns=keep-id, and nothing of the image is copied into the user's
+# storage; on a store no mark covers, podman fails with the kernel's
+# EPERM, as on mainline.
+#
+# The container needs a mapping of its own: without one (the default, a
+# container in podman's rootless namespace itself) podman 5.4 writes an
+# empty uid_map for the mount's user namespace and fails with EINVAL
+# ("write /proc/PID/uid_map: invalid argument"), on any kernel.
+#
+# Debian 12's podman 4.3.1 has no `:idmap` for --rootfs: there the test
+# says so and does not run (issue 45).
+. "$(dirname "$0")/../lib/testlib.sh"
+. "$(dirname "$0")/podmanlib.bash"
+require_guest
+require_podman 4.5 "podman run --rootfs PATH:idmap"
+scratch_dir
+unmarked=/srv/e2e-rootfs-unmarked-$$
+trap 'user_podman_fresh; rm -rf "$unmarked" "$SCRATCH"' EXIT
+mkdir -p "$unmarked"
+chmod 0711 "$unmarked"
+cp -a "$SHARED_IMAGE" "$unmarked/busybox"
+user_podman_fresh
+# Fresh, the user has no storage yet: 0 KiB.
+before=$(user_storage_kib 2>/dev/null || echo 0)
+
+for userns in "--uidmap=0:1:65536 --gidmap=0:1:65536" --userns=keep-id; do
+	# shellcheck disable=SC2086 # the options, one a word
+	assert_status 0 user_run $userns --rootfs "$SHARED_IMAGE:idmap" /bin/probe stat "${OWNER_PATHS[@]}"
+	assert_eq "$REAL_OWNERS" "$(tail -n "${#OWNER_PATHS[@]}" <<<"$OUTPUT")" \
+		"owners in a rootless container on the marked store's image (--rootfs :idmap, $userns)"
+done
+assert_storage_grew_less_than_image "$before" "two --rootfs :idmap containers"
+
+status=0
+out=$(user_run --uidmap=0:1:65536 --gidmap=0:1:65536 --rootfs "$unmarked/busybox:idmap" \
+	/bin/probe stat / 2>&1) || status=$?
+[ "$status" -ne 0 ] || fail "podman idmapped a rootfs no mark covers: $out"
+assert_contains "mount_setattr $unmarked/busybox: operation not permitted" "$out" \
+	"podman's error on an unmarked store"
