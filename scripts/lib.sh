@@ -32,10 +32,9 @@ DEFAULT_DEBUG_KERNEL=6.12
 # runtimes its users have (crun, podman, systemd, LXC of that release).
 # rootfs-builder/ debootstraps one guest base per release
 # (rootfs-builder/packages says what each gets); GUEST_RELEASE=SUITE
-# boots another release on a base, for trying one out.  6.12's guest
-# stays bookworm until every guest suite passes on trixie (issue 45;
-# `GUEST_RELEASE=trixie KERNEL=6.12 make test` tries it).
-readonly GUEST_RELEASES=(6.1=bookworm 6.12=bookworm)
+# boots another release on a base, for trying one out
+# (`GUEST_RELEASE=bookworm KERNEL=6.12 make test`).
+readonly GUEST_RELEASES=(6.1=bookworm 6.12=trixie)
 
 # guest_release BASE: the Debian suite of BASE's guest (GUEST_RELEASES),
 # or GUEST_RELEASE when set.  In a command substitution, check its status.

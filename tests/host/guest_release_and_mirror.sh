@@ -40,7 +40,9 @@ while read -r base; do
 	assert_match '^[a-z]+$' "$OUTPUT" "guest release of kernel base $base"
 done < <(in_lib -- supported_kernels)
 assert_eq bookworm "$(in_lib -- guest_release 6.1)" "6.1's guest release"
+assert_eq trixie "$(in_lib -- guest_release 6.12)" "6.12's guest release"
 assert_eq trixie "$(in_lib GUEST_RELEASE=trixie -- guest_release 6.1)" "GUEST_RELEASE"
+assert_eq bookworm "$(in_lib GUEST_RELEASE=bookworm -- guest_release 6.12)" "GUEST_RELEASE on 6.12"
 assert_status 1 in_lib -- guest_release 5.10
 assert_contains "no guest release for kernel base '5.10'; add 'BASE=SUITE' for it to GUEST_RELEASES in scripts/lib.sh" "$OUTPUT"
 assert_status 1 in_lib GUEST_RELEASE='trixie;x' -- guest_release 6.1
