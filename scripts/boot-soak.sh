@@ -30,7 +30,7 @@ case $VARIANT in test | debug) ;; *) die "SOAK_VARIANT='$VARIANT': expected test
 # soak_base BASE IMAGE: the boots of one base, their lines and count in
 # SOAK_OUT/BASE.txt.
 soak_base() {
-	local base=$1 image=$2 kernel dir report i status outcome first
+	local base=$1 image=$2 kernel dir report i status start outcome first
 	local clean=0 oopsed=0 failed=0
 	kernel=$(KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image "$VARIANT")
 	dir=$SOAK_OUT/$base
@@ -39,7 +39,7 @@ soak_base() {
 	mkdir -p "$dir"
 	echo "# $base $VARIANT kernel, $(qemu_setting), $BOOTS boots of ${SOAK_SECONDS}s churn, $(date -u +%FT%TZ)" >"$report"
 	for i in $(seq 1 "$BOOTS"); do
-		status=0
+		status=0 start=$SECONDS
 		GUEST_CONSOLE=$dir/console-$i.log GUEST_RESULTS=$dir/results-$i.txt \
 			GUEST_TIMEOUT=$((SOAK_SECONDS * 10 + 600)) \
 			GUEST_APPEND="shiftbind.kernel=$base SOAK_SECONDS=$SOAK_SECONDS ${GUEST_APPEND:-}" \
@@ -50,13 +50,14 @@ soak_base() {
 			outcome="oopsed: $(guest_oops_summary "$dir/console-$i.log" | head -n 1); $first"
 			oopsed=$((oopsed + 1))
 		elif [ "$status" -eq 0 ] && grep -q "^ok - soak@$base.static_key_churn" "$dir/results-$i.txt"; then
-			outcome="clean: $(grep -m1 -o '[0-9]* cpuset key flips.*' "$dir/results-$i.txt" || echo 'no count')"
+			outcome="clean: $(grep -m1 -o '[0-9]* cpuset key flips.*' "$dir/console-$i.log" || echo 'no count')"
 			clean=$((clean + 1))
 			rm -f "$dir/console-$i.log" "$dir/boot-$i.log"
 		else
 			outcome="failed: $(grep -m1 'error:' "$dir/boot-$i.log" || grep -m1 '^not ok' "$dir/results-$i.txt" || echo "exit $status")"
 			failed=$((failed + 1))
 		fi
+		outcome+=" ($((SECONDS - start)) s)"
 		echo "boot $i: $outcome" >>"$report"
 		log "$base boot $i/$BOOTS: $outcome"
 	done
