@@ -30,7 +30,7 @@ case $VARIANT in test | debug) ;; *) die "SOAK_VARIANT='$VARIANT': expected test
 # soak_base BASE IMAGE: the boots of one base, their lines and count in
 # SOAK_OUT/BASE.txt.
 soak_base() {
-	local base=$1 image=$2 kernel dir report i status start outcome first
+	local base=$1 image=$2 kernel dir report i status start outcome oops
 	local clean=0 oopsed=0 failed=0
 	kernel=$(KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image "$VARIANT")
 	dir=$SOAK_OUT/$base
@@ -45,9 +45,11 @@ soak_base() {
 			GUEST_APPEND="shiftbind.kernel=$base SOAK_SECONDS=$SOAK_SECONDS ${GUEST_APPEND:-}" \
 			"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$kernel" "$image" soak \
 			>"$dir/boot-$i.log" 2>&1 || status=$?
-		first=$(guest_oops_summary "$dir/console-$i.log" | grep -m1 -E '^RIP: ' || true)
-		if [ -n "$first" ]; then
-			outcome="oopsed: $(guest_oops_summary "$dir/console-$i.log" | head -n 1); $first"
+		oops=$(guest_oops_summary "$dir/console-$i.log")
+		if [ -n "$oops" ]; then
+			# The report's first line and its RIP (read whole: no early
+			# exit of a pipe, which pipefail would make this loop's end).
+			outcome="oopsed: ${oops%%$'\n'*}; $(grep -m1 '^RIP: ' <<<"$oops" || echo 'no RIP')"
 			oopsed=$((oopsed + 1))
 		elif [ "$status" -eq 0 ] && grep -q "^ok - soak@$base.static_key_churn" "$dir/results-$i.txt"; then
 			outcome="clean: $(grep -m1 -o '[0-9]* cpuset key flips.*' "$dir/console-$i.log" || echo 'no count')"

@@ -182,7 +182,10 @@ locked() {
 # its call trace, and the panic it ended in; nothing when the log shows
 # none.  Kernel timestamps are dropped.
 guest_oops_summary() {
+	# awk reads to the end (no exit): sed, killed by SIGPIPE otherwise,
+	# would fail the pipeline under pipefail.
 	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$1" 2>/dev/null | awk '
+		ended { next }
 		!start && /^(Oops: |int3: |BUG: |general protection fault|kernel BUG at|Unable to handle|WARNING: CPU)/ {
 			start = 1; print; next
 		}
@@ -193,6 +196,6 @@ guest_oops_summary() {
 		trace == 1 && frames < 4 && /^ *[?]? *[A-Za-z_0-9.]+\+0x/ { frames++; print; if (frames == 4) trace = 2; next }
 		trace == 1 && /^ *<\/?(TASK|IRQ)>/ { next }
 		trace == 1 && frames > 0 { trace = 2 }
-		/^Kernel panic/ { print; exit }
+		/^Kernel panic/ { print; ended = 1 }
 	'
 }
