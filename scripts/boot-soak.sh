@@ -72,12 +72,18 @@ qemu_setting() {
 }
 
 main() {
-	local list bases base image pids=() status=0
+	local list bases base built pids=() status=0
 	list=$(test_kernels) || exit 1
 	mapfile -t bases <<<"$list"
 	mkdir -p "$SOAK_OUT"
 	# The soak needs no selftests: the image without them boots on any base.
-	image=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	# Its own copy, which a newer image built meanwhile (the cache keeps
+	# only the newest of a kind) cannot take away during the loop.
+	built=$("$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	mkdir -p "$SHIFTBIND_CACHE/run"
+	image=$SHIFTBIND_CACHE/run/soak-image-$$.img
+	trap 'rm -f "$image"' EXIT
+	cp --sparse=always "$built" "$image"
 	for base in "${bases[@]}"; do
 		require_series "$base"
 		KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$VARIANT" >&2
