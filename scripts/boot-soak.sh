@@ -68,7 +68,7 @@ soak_base() {
 
 # qemu_setting: what run-guest.sh runs the guest with, for the report.
 qemu_setting() {
-	echo "QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), accel ${QEMU_ACCEL:-tcg} thread=${QEMU_TCG_THREAD:-default}, smp ${GUEST_SMP:-default}"
+	echo "QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), -accel $(qemu_accel), -smp ${GUEST_SMP:-2}"
 }
 
 main() {

@@ -199,3 +199,19 @@ guest_oops_summary() {
 		/^Kernel panic/ { print; ended = 1 }
 	'
 }
+
+# qemu_accel: the -accel argument of every guest boot (run-guest.sh), also
+# recorded with what a boot measured (make bench, make boot-soak).
+# QEMU_ACCEL=kvm opts in where KVM works (on this machine kind /dev/kvm
+# opens but a KVM guest never runs).  Under TCG, QEMU_TCG_THREAD picks
+# the thread mode: single, the default, runs the guest's vCPUs in turns
+# on one host thread; multi, a thread a vCPU, lets the guest's own text
+# patching race QEMU 7.2's invalidation of translated code, and the
+# guest dies of an int3 (docs/kernel-bases.md, "The int3 oops under TCG").
+qemu_accel() {
+	local accel=${QEMU_ACCEL:-tcg}
+	case $accel in
+	tcg) echo "tcg,thread=${QEMU_TCG_THREAD:-single}" ;;
+	*) echo "$accel" ;;
+	esac
+}
