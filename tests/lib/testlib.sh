@@ -204,11 +204,21 @@ run_as_user() {
 
 # with_hook BUNDLE [--rootless]: register shiftbind-hook in the bundle the
 # way the docs tell users to, and keep the hook's stderr (crun discards
-# it otherwise) in BUNDLE/hook.stderr.
+# it otherwise) in BUNDLE/hook.stderr.  A user's bundle (rootless_bundle)
+# is given to that user whole first, as crun_run_as does, and patched by
+# that user: patch-config run by root refuses a bundle another user could
+# swap (shiftbind(8)).
 with_hook() {
-	local bundle=$1
+	local bundle=$1 owner
 	shift
-	shiftbind patch-config "$@" "$bundle" >/dev/null
+	owner=$(stat -c %u "$bundle")
+	if [ "$owner" -eq 0 ]; then
+		shiftbind patch-config "$@" "$bundle" >/dev/null
+	else
+		chown -R "$owner:" "$bundle"
+		runuser -u "$(id -nu "$owner")" -- "$(command -v shiftbind)" \
+			patch-config "$@" "$bundle" >/dev/null
+	fi
 	annotate "$bundle" run.oci.hooks.stderr "$bundle/hook.stderr"
 }
 

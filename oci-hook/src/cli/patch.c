@@ -20,6 +20,7 @@
 #include "jsonwriter.h"
 #include "patch.h"
 #include "spec.h"
+#include "storepath.h"
 
 #define HOOK_NAME "shiftbind-hook"
 
@@ -249,22 +250,30 @@ static bool target_in_image(yajl_val mounts, size_t i)
 	return true;
 }
 
-static void note_missing_targets(yajl_val config, const char *bundle,
-				 FILE *report)
+/*
+ * The rootfs as root.path names it: relative to the bundle directory
+ * that was checked (bundlefd), or absolute.  Only looked at, for notes.
+ */
+static int open_rootfs(int bundlefd, const char *path)
+{
+	return openat(path[0] == '/' ? AT_FDCWD : bundlefd, path,
+		      O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void note_missing_targets(yajl_val config, int bundlefd,
+				 const char *bundle, FILE *report)
 {
 	yajl_val root = json_member(config, "root");
 	yajl_val path = root ? json_member(root, "path") : NULL;
 	yajl_val mounts = json_member(config, "mounts");
-	_cleanup_free_ char *rootfs = NULL;
 	_cleanup_close_ int rootfd = -1;
-	struct error ignored;
+	const char *rootfs;
 	size_t i, missing = 0;
 
 	if (!mounts || !YAJL_IS_ARRAY(mounts) || !path || !YAJL_IS_STRING(path))
 		return;
-	if (rootfs_resolve(bundle, YAJL_GET_STRING(path), &rootfs, &ignored) < 0)
-		return;
-	rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	rootfs = YAJL_GET_STRING(path);
+	rootfd = open_rootfs(bundlefd, rootfs);
 	if (rootfd < 0)
 		return;
 	for (i = 0; i < mounts->u.array.len; i++) {
@@ -277,8 +286,8 @@ static void note_missing_targets(yajl_val config, const char *bundle,
 	}
 	if (missing)
 		fprintf(report,
-			"\n  in a real-root-owned shared image the runtime cannot create them before the shift; run as root: shiftbind prepare-image %s\n",
-			rootfs);
+			"\n  in a real-root-owned shared image the runtime cannot create them before the shift; run as root: shiftbind prepare-image %s%s%s\n",
+			rootfs[0] == '/' ? "" : bundle, rootfs[0] == '/' ? "" : "/", rootfs);
 }
 
 static int write_patched(int dirfd, const char *display, yajl_val config,
@@ -330,14 +339,24 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 	_cleanup_json_ yajl_val config = NULL;
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int dirfd = -1;
-	char display[PATH_MAX + sizeof("/config.json")];
+	char canon[PATH_MAX], display[PATH_MAX + sizeof("/config.json")];
 	size_t len, ours, right, elsewhere, ignored;
 	yajl_val hooks;
 	struct stat st;
 	int ret;
 
-	snprintf(display, sizeof(display), "%s/config.json", bundle);
-	ret = read_bundle_config(bundle, CONFIG_MAX, &dirfd, &text, &len, e);
+	/*
+	 * The bundle is opened once, through no link and only below
+	 * directories nobody else can change, and config.json is read and
+	 * replaced through that fd alone: root run on a path another user
+	 * controls rewrites nothing of theirs choosing.
+	 */
+	ret = bundle_open(bundle, &dirfd, canon, sizeof(canon), e);
+	if (ret < 0)
+		return error_context(e, "refusing bundle `%s`", bundle);
+	snprintf(display, sizeof(display), "%s/config.json", canon);
+	ret = read_regular_file_at(dirfd, "config.json", display, REFUSE_SYMLINK,
+				   CONFIG_MAX, &text, &len, e);
 	if (ret == 0 && fstatat(dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		ret = error_errno(e, errno, "stat `%s`", display);
 	/*
@@ -362,6 +381,6 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 			return ret;
 		report_registered(report, display, &r, ours - right, elsewhere);
 	}
-	note_missing_targets(config, bundle, report);
+	note_missing_targets(config, dirfd, canon, report);
 	return 0;
 }

@@ -17,6 +17,9 @@
 /*
  * patch_config: make <bundle>/config.json run hook_path at prestart
  * (rootful) or createContainer (rootless), and not at the other stage.
+ * The bundle is opened as bundle_open() (storepath.h) says, through no
+ * link and below no directory another user could change, and
+ * config.json read and written through that directory alone.
  * Idempotent: a config.json that already says so is not rewritten.
  * Otherwise it is replaced atomically (temporary file, rename), with
  * every other member kept in its order; a config.json with a duplicate
