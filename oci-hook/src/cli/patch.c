@@ -195,18 +195,94 @@ static void write_config(struct json_writer *w, yajl_val config,
 	jw_map_close(w);
 }
 
-/* Members patch_config rewrites must have the types it expects. */
+/* Every element of entry's optional array key is a string. */
+static int check_strings(yajl_val entry, const char *what, const char *key,
+			 struct error *e)
+{
+	yajl_val list, v;
+	size_t i;
+	int ret = json_opt_array(entry, what, key, &list, e);
+
+	for (i = 0; ret == 0 && list && i < list->u.array.len; i++) {
+		v = list->u.array.values[i];
+		if (!YAJL_IS_STRING(v))
+			ret = error_msg(e, EINVAL, "%s.%s[%zu]: expected a string, got %s",
+					what, key, i, json_type_name(v));
+	}
+	return ret;
+}
+
+/*
+ * One hook entry as the OCI runtime spec has it (config.md, "POSIX-
+ * platform Hooks"): path an absolute path, args and env arrays of
+ * strings, timeout an integer above 0.  what: "config.json:
+ * hooks.STAGE[I]".
+ */
+static int check_entry(yajl_val entry, const char *what, struct error *e)
+{
+	const char *path;
+	long long timeout;
+	int ret;
+
+	if (!YAJL_IS_OBJECT(entry))
+		return error_msg(e, EINVAL, "%s: expected an object, got %s", what,
+				 json_type_name(entry));
+	ret = json_get_string(entry, what, "path", &path, e);
+	if (ret == 0 && path[0] != '/')
+		ret = error_msg(e, EINVAL, "%s.path: \"%.256s\" is not an absolute path",
+				what, path);
+	if (ret == 0)
+		ret = check_strings(entry, what, "args", e);
+	if (ret == 0)
+		ret = check_strings(entry, what, "env", e);
+	if (ret == 0 && json_member(entry, "timeout"))
+		ret = json_get_integer(entry, what, "timeout", 1, INT_MAX, &timeout, e);
+	return ret;
+}
+
+/* The reason check_entry gave, and what to do. */
+static int refuse_entry(struct error *e)
+{
+	char reason[sizeof(e->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", e->msg);
+	return error_msg(e, e->code,
+			 "%s; patch-config writes every other hook back as it is, and keeps none the runtime cannot run: fix or remove that entry (a hook is {\"path\": ABSOLUTE PATH, \"args\": [STRING...], \"env\": [STRING...], \"timeout\": SECONDS > 0}, only path required)",
+			 reason);
+}
+
+/*
+ * Every stage patch_config writes back is a list (or null), and every
+ * entry it keeps is a hook the runtime can run: it is written back as
+ * it is, and a bad one would fail every container of the bundle, or be
+ * read differently by each runtime.  Our own entries in the two stages
+ * it rewrites are replaced, not kept.
+ */
 static int check_hooks_shape(yajl_val config, const struct registration *r,
 			     struct error *e)
 {
-	const char *stages[] = { r->stage, r->other };
+	char stage_what[128], what[192];
 	yajl_val hooks, list;
-	size_t i;
+	const char *stage;
+	size_t i, j;
+	bool ours;
 	int ret;
 
 	ret = json_opt_object(config, "config.json", "hooks", &hooks, e);
-	for (i = 0; ret == 0 && hooks && i < ARRAY_SIZE(stages); i++)
-		ret = json_opt_array(hooks, "config.json: hooks", stages[i], &list, e);
+	for (i = 0; ret == 0 && hooks && i < hooks->u.object.len; i++) {
+		stage = hooks->u.object.keys[i];
+		ours = !strcmp(stage, r->stage) || !strcmp(stage, r->other);
+		ret = json_opt_array(hooks, "config.json: hooks", stage, &list, e);
+		snprintf(stage_what, sizeof(stage_what), "config.json: hooks.%.64s", stage);
+		for (j = 0; ret == 0 && list && j < list->u.array.len; j++) {
+			if (ours && is_our_hook(list->u.array.values[j]))
+				continue;
+			snprintf(what, sizeof(what), "%s[%zu]", stage_what, j);
+			ret = check_entry(list->u.array.values[j], what, e);
+			if (ret < 0)
+				ret = refuse_entry(e);
+		}
+	}
 	return ret;
 }
 

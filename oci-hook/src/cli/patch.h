@@ -23,7 +23,10 @@
  * Idempotent: a config.json that already says so is not rewritten.
  * Otherwise it is replaced atomically (temporary file, rename), with
  * every other member kept in its order; a config.json with a duplicate
- * key in any object is refused, since all of it is written back.  Notes
+ * key in any object is refused, since all of it is written back, and so
+ * is a hook entry it would keep that the runtime cannot run (no path,
+ * a path not absolute, args or env not all strings, a timeout not an
+ * integer above 0), named by stage and index.  Notes
  * on report what it did, and mount targets missing from the rootfs (see
  * shiftbind prepare-image).
  */
