@@ -59,6 +59,13 @@ assert_contains "Type=oneshot" "$(cat "$unit")"
 assert_contains "After=local-fs.target remote-fs.target" "$(cat "$unit")"
 assert_contains "Before=podman.service" "$(cat "$unit")"
 assert_contains "ExecStart=/usr/sbin/shiftbind apply-config" "$(cat "$unit")"
+# apply-config's exit 1 fails the unit, its stderr goes to the journal:
+# no "-" before the command, no other success status, stderr not sent
+# elsewhere (e2e.allow_conf_unsafe_file_refused runs the command).
+assert_eq "1" "$(grep -c '^ExecStart=' "$unit")" "ExecStart= lines"
+assert_match '^ExecStart=/' "$(grep '^ExecStart=' "$unit")" "ExecStart= without a prefix"
+! grep -E '^(SuccessExitStatus|StandardError|StandardOutput)=' "$unit" ||
+	fail "$unit changes which exit statuses fail it or where its messages go"
 if command -v systemd-analyze >/dev/null; then
 	# The unit's command is not installed on the build host: only that may fail.
 	complaints=$(systemd-analyze verify --man=no "$unit" 2>&1 |

@@ -60,6 +60,15 @@ static const struct path_kind bundle_kind = {
 	.link_why = "patch-config follows no link to the bundle, since whoever can change the link would choose which config.json is rewritten; name the bundle by its real path",
 };
 
+/* allow.conf says which stores are marked, and for whom. */
+static const struct path_kind conf_kind = {
+	.noun = "the file",
+	.harm = "replace the file and choose which stores are marked and for whom",
+	.owner_fix = "make it root's (chown root:root it) or keep the file in a directory only root can write",
+	.mode_fix = "chmod go-w it (a shared directory such as /tmp needs its sticky bit, chmod +t), or keep the file in a directory only root can write",
+	.link_why = "the file is read through no symbolic link, so that the file checked is the file read; name it by its real path",
+};
+
 struct walk {
 	const char *target;		/* the full path, for messages */
 	const struct path_kind *kind;
@@ -194,6 +203,12 @@ static int absolute_normal(const char *path, const char *noun, char *full,
 	return ret < 0 ? ret : normalize(full, noun, e);
 }
 
+int store_path_normalize(const char *path, char *full, size_t size,
+			 struct error *e)
+{
+	return absolute_normal(path, store_kind.noun, full, size, e);
+}
+
 /*
  * Step from the directory *fd (canon) into its entry name, the old fd
  * closed, canon extended.  open_resolved() follows no link and opens a
@@ -285,4 +300,68 @@ int bundle_open(const char *path, int *out, char *canon, size_t size,
 	return open_kind(&bundle_kind,
 			 STORE_CHECK_OWNERS | PATH_OWNER_CALLER | PATH_STICKY_ANCESTORS,
 			 path, out, canon, size, e);
+}
+
+/* The file's own owner and mode, as its directories' (sshd's StrictModes). */
+static int check_conf_file(const char *canon, const struct stat *st,
+			   struct error *e)
+{
+	const char *writers;
+
+	if (!S_ISREG(st->st_mode))
+		return error_msg(e, EINVAL, "`%s` is not a regular file", canon);
+	if (st->st_uid != 0)
+		return error_msg(e, EPERM,
+				 "`%s` is owned by uid %u, not root: that user could choose which stores are marked and for whom; make it root's and writable by root only: chown root:root %s; chmod 644 %s",
+				 canon, (unsigned int)st->st_uid, canon, canon);
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	writers = (st->st_mode & S_IWGRP) ? (st->st_mode & S_IWOTH) ?
+		  "its group and others" : "its group" : "others";
+	return error_msg(e, EPERM,
+			 "`%s` is writable by %s (mode %04o): they could choose which stores are marked and for whom; make it root's and writable by root only: chown root:root %s; chmod 644 %s",
+			 canon, writers, (unsigned int)(st->st_mode & 07777),
+			 canon, canon);
+}
+
+int conf_file_open(const char *path, int *out, char *canon, size_t size,
+		   struct error *e)
+{
+	struct walk w = {
+		.target = NULL, .kind = &conf_kind,
+		.checks = STORE_CHECK_OWNERS | PATH_STICKY_ANCESTORS, .caller = 0,
+	};
+	_cleanup_close_ int dirfd = -1, fd = -1;
+	char full[PATH_MAX], dir[PATH_MAX];
+	const char *name;
+	struct stat st;
+	int ret;
+
+	ret = absolute_normal(path, conf_kind.noun, full, sizeof(full), e);
+	if (ret < 0)
+		return ret;
+	name = strrchr(full, '/') + 1;
+	if (!*name)
+		return error_msg(e, EISDIR, "`%s` is a directory, not a file", full);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(name - full), full);
+	w.target = full;
+	ret = open_dir(&w, dir, &dirfd, canon, size, e);
+	if (ret < 0)
+		return ret;
+	snprintf(canon, size, "%s", full);
+	/* O_NONBLOCK: a FIFO must not hold the boot's unit forever. */
+	fd = open_resolved(dirfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK,
+			   SCOPE_NO_SYMLINKS);
+	if (fd == -ELOOP)
+		return error_msg(e, ELOOP, "`%s` is a symbolic link: %s", canon,
+				 conf_kind.link_why);
+	if (fd < 0)
+		return error_errno(e, -fd, "open `%s`", canon);
+	if (fstat(fd, &st) < 0)
+		return error_errno(e, errno, "stat `%s`", canon);
+	ret = check_conf_file(canon, &st, e);
+	if (ret < 0)
+		return ret;
+	*out = steal_fd(&fd);
+	return 0;
 }

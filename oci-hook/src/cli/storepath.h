@@ -2,9 +2,9 @@
 /*
  * storepath.h: resolving a path that root acts on once, safely: an
  * image store (`shiftbind allow`, `disallow`, `prepare-store`), a
- * bundle (`patch-config`).  What is checked is the directory opened,
- * and what is acted on is that same open directory: no path is
- * resolved again after the checks.
+ * bundle (`patch-config`), allow.conf (`apply-config`).  What is checked
+ * is the directory or file opened, and what is acted on is that same
+ * open file: no path is resolved again after the checks.
  */
 #ifndef SHIFTBIND_STOREPATH_H
 #define SHIFTBIND_STOREPATH_H
@@ -44,5 +44,25 @@ int store_open(const char *path, unsigned int checks, int *fd, char *canon,
  */
 int bundle_open(const char *path, int *fd, char *canon, size_t size,
 		struct error *e);
+
+/*
+ * conf_file_open: allow.conf, opened for reading through no symbolic
+ * link, its directories checked as bundle_open() checks them but owned
+ * by root only, the file itself a regular file owned by root and
+ * writable by neither group nor others (sshd's StrictModes): whoever
+ * else could change it would choose which stores are marked and for
+ * whom.  *fd: the open file; canon its plain path.
+ */
+int conf_file_open(const char *path, int *fd, char *canon, size_t size,
+		   struct error *e);
+
+/*
+ * store_path_normalize: path made absolute against the working
+ * directory, without empty or "." components or a trailing slash, into
+ * full, as store_open() walks it; ".." is refused with the message
+ * store_open() gives.
+ */
+int store_path_normalize(const char *path, char *full, size_t size,
+			 struct error *e);
 
 #endif /* SHIFTBIND_STOREPATH_H */
