@@ -1689,6 +1689,49 @@ static void test_closep(void)
 	close(other);
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/*
+ * A context too long for the message (a long path) is cut, and the
+ * innermost reason, which ends the message, is kept whole.
+ */
+static void test_error_context_long(void)
+{
+	struct error e = { 0, "" };
+	char path[3000], reason[1990];
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	error_errno(&e, EACCES, "open `%s`", "/srv/a");
+	ok(error_context(&e, "preparing store %s", path) == -EACCES &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "preparing store /ppp", 20) &&
+	   ends_with(e.msg, "...: open `/srv/a`: Permission denied"),
+	   "error_context: a long path cut, the reason kept");
+	error_errno(&e, EACCES, "open `%s`", path);
+	ok(error_context(&e, "step %d", 3) == -EACCES &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "step 3: open `/ppp", 18) &&
+	   ends_with(e.msg, "...: Permission denied"),
+	   "error_errno keeps its reason past a long path, error_context its start and end");
+	/* A message that leaves the context no room is cut in its middle. */
+	memset(reason, 'r', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0';
+	error_msg(&e, EINVAL, "%s: the reason", reason);
+	ok(error_context(&e, "refusing `%s`", path) == -EINVAL &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "refusing `/ppp", 14) && strstr(e.msg, "ppp...: rrr") &&
+	   strstr(e.msg, "rrr...rrr") &&
+	   ends_with(e.msg, "rrr: the reason"),
+	   "error_context: both cut, the context's start and the reason kept");
+}
+
 static void test_error(void)
 {
 	struct error e = { 0, "" };
@@ -1703,6 +1746,7 @@ static void test_error(void)
 	error_msg(&e, EINVAL, "%s", big);
 	ok(strlen(e.msg) == ERROR_MSG_MAX - 1 &&
 	   !strcmp(e.msg + ERROR_MSG_MAX - 4, "..."), "a cut message ends with ...");
+	test_error_context_long();
 }
 
 static void make_scratch(void)
