@@ -215,12 +215,13 @@ run_as_user() {
 with_hook() {
 	local bundle=$1 owner
 	shift
-	owner=$(stat -c %u "$bundle")
-	if [ "$owner" -eq 0 ]; then
+	owner=$(stat -c %U "$bundle")
+	if [ "$owner" = root ]; then
 		shiftbind patch-config "$@" "$bundle" >/dev/null
 	else
+		# "USER:" (the user's login group) takes a name, not a uid.
 		chown -R "$owner:" "$bundle"
-		runuser -u "$(id -nu "$owner")" -- "$(command -v shiftbind)" \
+		runuser -u "$owner" -- "$(command -v shiftbind)" \
 			patch-config "$@" "$bundle" >/dev/null
 	fi
 	annotate "$bundle" run.oci.hooks.stderr "$bundle/hook.stderr"
