@@ -62,12 +62,12 @@ refused '{"poststop": ["/bin/x"]}' 'poststop[0]' 'expected an object, got a stri
 good='[{"path": "/bin/a", "args": ["a", "-v"], "env": ["A=1"], "timeout": 5}, {"path": "/bin/b"}]'
 config "{\"prestart\": $good, \"poststop\": $good, \"createRuntime\": $good}"
 assert_status 0 "$cli" patch-config "$bundle"
-assert_eq "$bundle/config.json: hook registered at prestart" "$OUTPUT" "well-formed hooks"
-jq -e --argjson good "$good" '.hooks.prestart[:2] == $good and .hooks.poststop == $good
-	and .hooks.createRuntime == $good and (.hooks.prestart | length) == 3' \
+assert_eq "$bundle/config.json: hook registered at createRuntime" "$OUTPUT" "well-formed hooks"
+jq -e --argjson good "$good" '.hooks.createRuntime[:2] == $good and .hooks.poststop == $good
+	and .hooks.prestart == $good and (.hooks.createRuntime | length) == 3' \
 	"$bundle/config.json" >/dev/null || fail "well-formed hooks: $(jq -c .hooks "$bundle/config.json")"
 # The hook's own entry with bad args is replaced, not refused.
-config '{"prestart": [{"path": "/usr/libexec/shiftbind/shiftbind-hook", "args": [1, 2]}]}'
+config '{"createRuntime": [{"path": "/usr/libexec/shiftbind/shiftbind-hook", "args": [1, 2]}]}'
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "replacing 1 entry of shiftbind-hook there" "$OUTPUT" "the hook's own bad entry"
 echo "patch-config keeps only hooks the runtime can run, and names the one it refuses"

@@ -94,10 +94,10 @@ assert_contains "\`$SCRATCH/grp\` is writable by its group (mode 1775)" "$OUTPUT
 install -d -m 1777 "$SCRATCH/shared"
 bundle "$SCRATCH/shared/root" 0700
 assert_status 0 "$cli" patch-config "$SCRATCH/shared/root"
-assert_eq "$SCRATCH/shared/root/config.json: hook registered at prestart" "$OUTPUT" "root's bundle in a sticky directory"
+assert_eq "$SCRATCH/shared/root/config.json: hook registered at createRuntime" "$OUTPUT" "root's bundle in a sticky directory"
 assert_eq "0:0 600" "$(stat -c '%u:%g %a' "$SCRATCH/shared/root/config.json")" "the patched config.json's owner and mode"
-jq -e '.hooks.prestart == [{path: "/usr/libexec/shiftbind/shiftbind-hook",
-	args: ["shiftbind-hook", "prestart"], timeout: 10}]' \
+jq -e '.hooks.createRuntime == [{path: "/usr/libexec/shiftbind/shiftbind-hook",
+	args: ["shiftbind-hook", "createRuntime"], timeout: 10}]' \
 	"$SCRATCH/shared/root/config.json" >/dev/null ||
 	fail "root's bundle: $(jq -c .hooks "$SCRATCH/shared/root/config.json")"
 # A user's own bundle there, patched by that user (the rootless way).

@@ -27,8 +27,24 @@
 struct registration {
 	const char *hook_path;
 	const char *stage;	/* where the hook belongs */
-	const char *other;	/* where it must not be */
+	const char *others[2];	/* the other stages, where it must not be */
 };
+
+/* stage is one of the stages r rewrites: its own or one of the others. */
+static bool is_other(const struct registration *r, const char *stage)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(r->others); i++)
+		if (!strcmp(stage, r->others[i]))
+			return true;
+	return false;
+}
+
+static bool rewrites(const struct registration *r, const char *stage)
+{
+	return !strcmp(stage, r->stage) || is_other(r, stage);
+}
 
 /* Recursion depth is bounded by json_parse's JSON_MAX_DEPTH. */
 static void write_value(struct json_writer *w, yajl_val v)
@@ -74,9 +90,9 @@ static bool is_our_hook(yajl_val entry)
 /*
  * entry runs our hook as write_our_hook() writes it for r: at r's path,
  * with an argv whose stage is r's.  The hook takes its stage from its
- * argv (prestart joins the container's namespaces, createContainer is
- * already in them), so an entry with the other stage's argument is no
- * registration, whatever stage lists it.
+ * argv (createRuntime and prestart join the container's namespaces,
+ * createContainer is already in them), so an entry with another stage's
+ * argument is no registration, whatever stage lists it.
  */
 static bool is_registration(yajl_val entry, const struct registration *r)
 {
@@ -123,7 +139,7 @@ static void write_our_hook(struct json_writer *w, const struct registration *r)
 /*
  * A stage's hook list: at our stage, the existing hooks and then ours
  * (the rootfs is shifted after what runs before it); at the other
- * stage, the existing hooks but ours.
+ * stages, the existing hooks but ours.
  */
 static void write_stage(struct json_writer *w, const char *stage, yajl_val list,
 			const struct registration *r)
@@ -156,7 +172,7 @@ static void write_hooks(struct json_writer *w, yajl_val hooks,
 
 		jw_string(w, key);
 		/* A stage given as null is an empty list (check_hooks_shape). */
-		if (!strcmp(key, r->stage) || !strcmp(key, r->other)) {
+		if (rewrites(r, key)) {
 			have_stage |= !strcmp(key, r->stage);
 			write_stage(w, key, YAJL_IS_ARRAY(list) ? list : NULL, r);
 		} else {
@@ -256,7 +272,7 @@ static int refuse_entry(struct error *e)
  * entry it keeps is a hook the runtime can run: it is written back as
  * it is, and a bad one would fail every container of the bundle, or be
  * read differently by each runtime.  Our own entries in the two stages
- * it rewrites are replaced, not kept.
+ * it rewrites (its own and the other two) are replaced, not kept.
  */
 static int check_hooks_shape(yajl_val config, const struct registration *r,
 			     struct error *e)
@@ -271,7 +287,7 @@ static int check_hooks_shape(yajl_val config, const struct registration *r,
 	ret = json_opt_object(config, "config.json", "hooks", &hooks, e);
 	for (i = 0; ret == 0 && hooks && i < hooks->u.object.len; i++) {
 		stage = hooks->u.object.keys[i];
-		ours = !strcmp(stage, r->stage) || !strcmp(stage, r->other);
+		ours = rewrites(r, stage);
 		ret = json_opt_array(hooks, "config.json: hooks", stage, &list, e);
 		snprintf(stage_what, sizeof(stage_what), "config.json: hooks.%.64s", stage);
 		for (j = 0; ret == 0 && list && j < list->u.array.len; j++) {
@@ -391,16 +407,20 @@ static int write_patched(int dirfd, const char *display, yajl_val config,
  */
 static void report_registered(FILE *report, const char *display,
 			      const struct registration *r, size_t wrong,
-			      size_t elsewhere)
+			      const size_t elsewhere[])
 {
+	size_t i;
+
 	fprintf(report, "%s: hook registered at %s", display, r->stage);
 	if (wrong)
 		fprintf(report, ", replacing %zu entr%s of %s there that did not run `%s %s`",
 			wrong, wrong == 1 ? "y" : "ies", HOOK_NAME, r->hook_path,
 			r->stage);
-	if (elsewhere)
-		fprintf(report, ", removing %zu entr%s of %s at %s",
-			elsewhere, elsewhere == 1 ? "y" : "ies", HOOK_NAME, r->other);
+	for (i = 0; i < ARRAY_SIZE(r->others); i++)
+		if (elsewhere[i])
+			fprintf(report, ", removing %zu entr%s of %s at %s",
+				elsewhere[i], elsewhere[i] == 1 ? "y" : "ies",
+				HOOK_NAME, r->others[i]);
 	fputc('\n', report);
 }
 
@@ -409,14 +429,20 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 {
 	const struct registration r = {
 		.hook_path = hook_path,
-		.stage = rootless ? "createContainer" : "prestart",
-		.other = rootless ? "prestart" : "createContainer",
+		/*
+		 * createRuntime, not the deprecated prestart: crun runs both
+		 * at the same point, in the runtime's namespaces, with the
+		 * container's pid.  Patching moves an old bundle's prestart
+		 * entry here.
+		 */
+		.stage = rootless ? "createContainer" : "createRuntime",
+		.others = { rootless ? "createRuntime" : "createContainer", "prestart" },
 	};
 	_cleanup_json_ yajl_val config = NULL;
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int dirfd = -1;
 	char canon[PATH_MAX], display[PATH_MAX + sizeof("/config.json")];
-	size_t len, ours, right, elsewhere, ignored;
+	size_t len, ours, right, elsewhere[ARRAY_SIZE(r.others)], ignored, moved = 0, i;
 	yajl_val hooks;
 	struct stat st;
 	int ret;
@@ -448,8 +474,11 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 		return ret;
 	hooks = json_member(config, "hooks");
 	count_ours(hooks, r.stage, &r, &ours, &right);
-	count_ours(hooks, r.other, &r, &elsewhere, &ignored);
-	if (ours == 1 && right == 1 && elsewhere == 0) {
+	for (i = 0; i < ARRAY_SIZE(r.others); i++) {
+		count_ours(hooks, r.others[i], &r, &elsewhere[i], &ignored);
+		moved += elsewhere[i];
+	}
+	if (ours == 1 && right == 1 && moved == 0) {
 		fprintf(report, "%s: hook already registered at %s\n", display, r.stage);
 	} else {
 		ret = write_patched(dirfd, display, config, &st, &r, e);

@@ -15,8 +15,10 @@
 #define HOOK_TIMEOUT 10
 
 /*
- * patch_config: make <bundle>/config.json run hook_path at prestart
- * (rootful) or createContainer (rootless), and not at the other stage.
+ * patch_config: make <bundle>/config.json run hook_path at createRuntime
+ * (rootful) or createContainer (rootless), and at none of the other two
+ * of createRuntime, createContainer and prestart (an old bundle's
+ * prestart entry moves).
  * The bundle is opened as bundle_open() (storepath.h) says, through no
  * link and below no directory another user could change, and
  * config.json read and written through that directory alone.

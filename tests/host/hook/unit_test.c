@@ -1566,12 +1566,13 @@ static void test_patch_config(void)
 	good_config(original);
 	ok(patch(false, &e) == 0, "patch-config (rootful) (%s)", e.msg);
 	first = slurp(config);
-	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"prestart\"") &&
-	   strstr(first, "\"timeout\": 10") && !strstr(first, "createContainer"),
-	   "hook added at prestart with args and timeout");
+	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"createRuntime\"") &&
+	   strstr(first, "\"timeout\": 10") && !strstr(first, "createContainer") &&
+	   strstr(first, "\"prestart\": [") && strstr(first, "\"createRuntime\"") > strstr(first, "/bin/other"),
+	   "hook added at createRuntime with args and timeout, prestart's hooks kept: %s", first);
 	ok(strstr(first, "\"/bin/other\"") &&
 	   strstr(first, "/bin/other") < strstr(first, "shiftbind-hook"),
-	   "existing prestart hooks kept, ours last");
+	   "existing hooks kept, ours last");
 	ok(strstr(first, "1.50") && strstr(first, "\"poststop\""), "other members kept as written");
 	ok(patch(false, &e) == 0, "second patch-config succeeds");
 	second = slurp(config);
@@ -1590,12 +1591,12 @@ static void test_patch_config(void)
 	ok(strstr(first, "\"hooks\"") && strstr(first, "\"createContainer\""), "hooks added");
 	free(first);
 
-	/* "prestart": null is an empty list: one prestart key, with our hook. */
-	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"prestart\":null,\"createContainer\":null}}");
+	/* "createRuntime": null is an empty list: one such key, with our hook. */
+	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"createRuntime\":null,\"prestart\":null,\"createContainer\":null}}");
 	ok(patch(false, &e) == 0, "patch-config of null stages (%s)", e.msg);
 	first = slurp(config);
-	ok(count(first, "\"prestart\": [") == 1 && count(first, "shiftbind-hook") == 2,
-	   "a null prestart becomes one list with our hook: %s", first);
+	ok(count(first, "\"createRuntime\": [") == 1 && count(first, "shiftbind-hook") == 2,
+	   "a null createRuntime becomes one list with our hook: %s", first);
 	free(first);
 
 	/* Registered at another path: --hook PATH replaces it. */
