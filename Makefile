@@ -16,8 +16,8 @@ export SHIFTBIND_CACHE
 export SHIFTBIND_OUT := $(OUT)
 
 CC ?= gcc
-WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wmissing-prototypes \
-	-Wstrict-prototypes -Wswitch-enum
+# The project's warning list: one definition, oci-hook's.
+include oci-hook/warnings.mk
 PROBE_CFLAGS := -O2 -static $(WARNINGS)
 
 .PHONY: help deps kernel kernel-debug guest userspace oci-hook deb test demo \

@@ -179,21 +179,22 @@ set_args() {
 	mv "$bundle/config.json.new" "$bundle/config.json"
 }
 
-# time_hook BUNDLE: run the bundle's prestart hooks under bench/hook-timer,
-# which appends each one's wall time to BUNDLE/hook.times.
+# time_hook BUNDLE: run the bundle's createRuntime hooks (where
+# patch-config registers shiftbind-hook) under bench/hook-timer, which
+# appends each one's wall time to BUNDLE/hook.times.
 time_hook() {
 	jq --arg timer "$BENCH/hook-timer" --arg times "$1/hook.times" '
-		.hooks.prestart |= map(.args = ["hook-timer", $times, .path] + .args
+		.hooks.createRuntime |= map(.args = ["hook-timer", $times, .path] + .args
 			| .path = $timer)' "$1/config.json" >"$1/config.json.new"
 	mv "$1/config.json.new" "$1/config.json"
 }
 
-# trivial_hook BUNDLE PATH ARG0 [ARG...]: a prestart hook that does nothing.
+# trivial_hook BUNDLE PATH ARG0 [ARG...]: a createRuntime hook that does nothing.
 trivial_hook() {
 	local bundle=$1 path=$2
 	shift 2
 	jq --arg path "$path" --argjson args "$(json_args "$@")" \
-		'.hooks.prestart = [{path: $path, args: $args, timeout: 10}]' \
+		'.hooks.createRuntime = [{path: $path, args: $args, timeout: 10}]' \
 		"$bundle/config.json" >"$bundle/config.json.new"
 	mv "$bundle/config.json.new" "$bundle/config.json"
 }

@@ -163,7 +163,7 @@ main() {
 	grep -v '^#' "$GUEST_RESULTS" >"$SHIFTBIND_OUT/bench-samples.jsonl"
 	check_records "$SHIFTBIND_OUT/bench-samples.jsonl"
 	json=$SHIFTBIND_OUT/bench.json
-	jq -s --arg accel "${QEMU_ACCEL:-tcg}" --argjson host "$(host_info "$load")" \
+	jq -s --arg accel "$(qemu_accel)" --argjson host "$(host_info "$load")" \
 		--argjson run "$(jq -n --argjson s $((SECONDS - start)) --arg date "$(date -u +%Y-%m-%d)" \
 			'{wall_s: $s, date: $date}')" \
 		-f "$BENCH_DIR/summarize.jq" "$SHIFTBIND_OUT/bench-samples.jsonl" >"$json.new"

@@ -30,7 +30,7 @@ case $VARIANT in test | debug) ;; *) die "SOAK_VARIANT='$VARIANT': expected test
 # soak_base BASE IMAGE: the boots of one base on IMAGE (its release's),
 # their lines and count in SOAK_OUT/BASE.txt.
 soak_base() {
-	local base=$1 image=$2 kernel dir report i status outcome first
+	local base=$1 image=$2 kernel dir report i status start outcome oops
 	local clean=0 oopsed=0 failed=0
 	kernel=$(KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image "$VARIANT")
 	dir=$SOAK_OUT/$base
@@ -39,24 +39,27 @@ soak_base() {
 	mkdir -p "$dir"
 	echo "# $base $VARIANT kernel, $(qemu_setting), $BOOTS boots of ${SOAK_SECONDS}s churn, $(date -u +%FT%TZ)" >"$report"
 	for i in $(seq 1 "$BOOTS"); do
-		status=0
+		status=0 start=$SECONDS
 		GUEST_CONSOLE=$dir/console-$i.log GUEST_RESULTS=$dir/results-$i.txt \
 			GUEST_TIMEOUT=$((SOAK_SECONDS * 10 + 600)) \
 			GUEST_APPEND="shiftbind.kernel=$base SOAK_SECONDS=$SOAK_SECONDS ${GUEST_APPEND:-}" \
 			"$SHIFTBIND_ROOT/scripts/run-guest.sh" test "$kernel" "$image" soak \
 			>"$dir/boot-$i.log" 2>&1 || status=$?
-		first=$(guest_oops_summary "$dir/console-$i.log" | grep -m1 -E '^RIP: ' || true)
-		if [ -n "$first" ]; then
-			outcome="oopsed: $(guest_oops_summary "$dir/console-$i.log" | head -n 1); $first"
+		oops=$(guest_oops_summary "$dir/console-$i.log")
+		if [ -n "$oops" ]; then
+			# The report's first line and its RIP (read whole: no early
+			# exit of a pipe, which pipefail would make this loop's end).
+			outcome="oopsed: ${oops%%$'\n'*}; $(grep -m1 '^RIP: ' <<<"$oops" || echo 'no RIP')"
 			oopsed=$((oopsed + 1))
 		elif [ "$status" -eq 0 ] && grep -q "^ok - soak@$base.static_key_churn" "$dir/results-$i.txt"; then
-			outcome="clean: $(grep -m1 -o '[0-9]* cpuset key flips.*' "$dir/results-$i.txt" || echo 'no count')"
+			outcome="clean: $(grep -m1 -o '[0-9]* cpuset key flips.*' "$dir/console-$i.log" || echo 'no count')"
 			clean=$((clean + 1))
 			rm -f "$dir/console-$i.log" "$dir/boot-$i.log"
 		else
 			outcome="failed: $(grep -m1 'error:' "$dir/boot-$i.log" || grep -m1 '^not ok' "$dir/results-$i.txt" || echo "exit $status")"
 			failed=$((failed + 1))
 		fi
+		outcome+=" ($((SECONDS - start)) s)"
 		echo "boot $i: $outcome" >>"$report"
 		log "$base boot $i/$BOOTS: $outcome"
 	done
@@ -65,19 +68,25 @@ soak_base() {
 
 # qemu_setting: what run-guest.sh runs the guest with, for the report.
 qemu_setting() {
-	echo "QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), accel ${QEMU_ACCEL:-tcg} thread=${QEMU_TCG_THREAD:-default}, smp ${GUEST_SMP:-default}"
+	echo "QEMU $(qemu-system-x86_64 --version | head -n 1 | awk '{print $4}'), -accel $(qemu_accel), -smp ${GUEST_SMP:-2}"
 }
 
 main() {
-	local list bases base pids=() status=0
+	local list bases base built pids=() status=0
 	local -A image=()
 	list=$(test_kernels) || exit 1
 	mapfile -t bases <<<"$list"
-	mkdir -p "$SOAK_OUT"
+	mkdir -p "$SOAK_OUT" "$SHIFTBIND_CACHE/run"
+	trap 'rm -f "$SHIFTBIND_CACHE/run/soak-image-$$-"*.img' EXIT
 	# The soak needs no selftests: the image without them boots on any
-	# base whose guest runs its Debian release (guest_release).
+	# base whose guest runs its Debian release (guest_release).  Each
+	# base boots its own copy, which a newer image built meanwhile (the
+	# cache keeps only the newest of a kind) cannot take away during the
+	# loop.
 	for base in "${bases[@]}"; do
-		image[$base]=$(KERNEL=$base "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin") || exit 1
+		built=$(KERNEL=$base "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin") || exit 1
+		image[$base]=$SHIFTBIND_CACHE/run/soak-image-$$-$base.img
+		cp --sparse=always "$built" "${image[$base]}"
 	done
 	for base in "${bases[@]}"; do
 		require_series "$base"

@@ -207,7 +207,10 @@ locked() {
 # its call trace, and the panic it ended in; nothing when the log shows
 # none.  Kernel timestamps are dropped.
 guest_oops_summary() {
+	# awk reads to the end (no exit): sed, killed by SIGPIPE otherwise,
+	# would fail the pipeline under pipefail.
 	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$1" 2>/dev/null | awk '
+		ended { next }
 		!start && /^(Oops: |int3: |BUG: |general protection fault|kernel BUG at|Unable to handle|WARNING: CPU)/ {
 			start = 1; print; next
 		}
@@ -218,6 +221,22 @@ guest_oops_summary() {
 		trace == 1 && frames < 4 && /^ *[?]? *[A-Za-z_0-9.]+\+0x/ { frames++; print; if (frames == 4) trace = 2; next }
 		trace == 1 && /^ *<\/?(TASK|IRQ)>/ { next }
 		trace == 1 && frames > 0 { trace = 2 }
-		/^Kernel panic/ { print; exit }
+		/^Kernel panic/ { print; ended = 1 }
 	'
+}
+
+# qemu_accel: the -accel argument of every guest boot (run-guest.sh), also
+# recorded with what a boot measured (make bench, make boot-soak).
+# QEMU_ACCEL=kvm opts in where KVM works (on this machine kind /dev/kvm
+# opens but a KVM guest never runs).  Under TCG, QEMU_TCG_THREAD picks
+# the thread mode: single, the default, runs the guest's vCPUs in turns
+# on one host thread; multi, a thread a vCPU, lets the guest's own text
+# patching race QEMU 7.2's invalidation of translated code, and the
+# guest dies of an int3 (docs/kernel-bases.md, "The int3 oops under TCG").
+qemu_accel() {
+	local accel=${QEMU_ACCEL:-tcg}
+	case $accel in
+	tcg) echo "tcg,thread=${QEMU_TCG_THREAD:-single}" ;;
+	*) echo "$accel" ;;
+	esac
 }

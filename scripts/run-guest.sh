@@ -15,11 +15,10 @@
 # completion marker.  A panic, a hang (host-side timeout, GUEST_TIMEOUT
 # seconds) or a missing marker is a failure that names the console log.
 #
-# Acceleration is TCG: on this machine kind /dev/kvm opens but a KVM guest
-# never runs.  QEMU_ACCEL=kvm opts in where KVM works.  QEMU_TCG_THREAD
-# (single, the default, or multi) and GUEST_SMP (2) set TCG's threads and
-# the guest's CPUs, for every boot: make test, demo, shell, bench, fuzz
-# and boot-soak all boot through here.
+# Acceleration: lib.sh's qemu_accel (TCG, single-threaded, unless
+# QEMU_ACCEL or QEMU_TCG_THREAD say otherwise); GUEST_SMP sets the guest's
+# CPUs (2).  Every boot comes through here: make test, demo, shell,
+# bench, fuzz and boot-soak.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,12 +28,6 @@ mode=${1:?usage: run-guest.sh test|demo|shell KERNEL IMAGE [SUITES]}
 kernel=${2:?missing KERNEL}
 image=${3:?missing IMAGE}
 suites=${4:-}
-accel=${QEMU_ACCEL:-tcg}
-# TCG's thread mode (docs/kernel-bases.md, "The int3 oops under TCG"):
-# single runs both vCPUs on one host thread, in turns.  With one thread a
-# vCPU (multi) the guest's own text patching raced QEMU's invalidation of
-# the translated code, and the guest died of an int3 now and then.
-tcg_thread=${QEMU_TCG_THREAD:-single}
 smp=${GUEST_SMP:-2}
 # A hang detector, not a budget: one boot runs every guest suite in about
 # 20 minutes under TCG on 2 cores, and twice that when other guests share
@@ -81,11 +74,7 @@ append+=" ${GUEST_APPEND:-}"
 # la57=off: TCG's "max" CPU offers 5-level paging, which the kernel then
 # uses, and every miss of QEMU's software TLB walks five levels instead of
 # four; the guests need no more than 4-level's 128 TiB of address space.
-case $accel in
-tcg) accel_opts=tcg,thread=$tcg_thread ;;
-*) accel_opts=$accel ;;
-esac
-qemu=(qemu-system-x86_64 -machine q35 -accel "$accel_opts" -cpu max,la57=off -smp "$smp" -m "$mem"
+qemu=(qemu-system-x86_64 -machine q35 -accel "$(qemu_accel)" -cpu max,la57=off -smp "$smp" -m "$mem"
 	-kernel "$kernel" -append "$append"
 	-drive "file=$disk,if=virtio,format=raw,cache=unsafe"
 	-device virtio-rng-pci

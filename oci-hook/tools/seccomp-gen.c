@@ -28,6 +28,47 @@
  * Everything else fails with EPERM, so that a refused call is a clear
  * error rather than a dead hook; tgkill, which only abort() makes, kills
  * the process once abort() has written its message.
+ *
+ * A filter must refuse nothing the process itself needs, libc's own
+ * calls included: EPERM on a call libc makes for itself is not a clear
+ * error, libc swallows it (issue 47: glibc 2.36's first malloc asks
+ * getrandom for its tcache key and, refused, falls back to
+ * clock_gettime(CLOCK_MONOTONIC), a syscall when the clock source has
+ * no vDSO, as on 6.1 under TCG; both were refused in the parser child).
+ * tests/hook/filter_refuses_nothing_the_hook_needs.sh runs a real
+ * container start under strace -f and fails on any EPERM or SIGSYS of
+ * the hook's processes after their filters.  The policy:
+ *
+ *   call                        parser  hook    who needs it
+ *   read, close, fstat          allow   allow   pipes, files opened before
+ *   brk, mmap (no PROT_EXEC),   allow   allow   malloc, realloc, free
+ *     munmap, mremap
+ *   getrandom                   allow   allow   malloc's tcache key (first
+ *                                               malloc, glibc >= 2.34)
+ *   clock_gettime, gettimeofday allow   allow   the vDSO's fallbacks: malloc's
+ *     time                                      key without getrandom; log
+ *                                               time stamps (log.c)
+ *   sysinfo                     allow   allow   qsort's buffer size
+ *   rt_sigprocmask,             allow   allow   abort(), fortify failures
+ *     rt_sigaction, getpid, gettid
+ *   getuid, getgid              allow   allow   the self-test's report
+ *   exit, exit_group            allow   allow
+ *   tgkill                      KILL    KILL    only abort() (after its message)
+ *   write                       fds 1,2 allow   reply pipe, stderr; hook: logs
+ *   writev                      fd 2    allow   abort's message; hook: logs
+ *   lseek, newfstatat, statx,   EPERM   allow   mountinfo, /proc, the stage check
+ *     geteuid
+ *   openat                      EPERM   no write/create/truncate flag
+ *   sendto                      EPERM   no address (the connected syslog socket)
+ *   configfd_action             EPERM   CMD_RECONFIGURE on the reserved fds
+ *   everything else             EPERM   EPERM   (socket, connect, openat2,
+ *                                               setns, mkdirat, the mount
+ *                                               API, configfd_open, ptrace...)
+ *   other ABIs (i386, x32)      KILL    KILL
+ *
+ * Not needed, so refused: rseq (registered at start, before the filter;
+ * nothing unregisters it in a single-threaded process), madvise and
+ * mprotect (only malloc's non-main arenas use them: no threads here).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -55,6 +96,17 @@ static const int common_calls[] = {
 	SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(mremap),
 	/* glibc's qsort sizes its buffer by the memory size */
 	SCMP_SYS(sysinfo),
+	/*
+	 * malloc's tcache key on the first malloc (glibc >= 2.34), which
+	 * the parser child makes after its filter; refused, glibc falls
+	 * back silently to a key from the clock.
+	 */
+	SCMP_SYS(getrandom),
+	/*
+	 * What the vDSO falls back to when the clock source has none (6.1
+	 * under TCG): malloc's key without getrandom, log time stamps.
+	 */
+	SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday), SCMP_SYS(time),
 	/* abort() and fortify failures: the message, then the signal */
 	SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction), SCMP_SYS(getpid),
 	SCMP_SYS(gettid),
@@ -66,8 +118,8 @@ static const int common_calls[] = {
 static const int hook_calls[] = {
 	SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(lseek),
 	SCMP_SYS(newfstatat), SCMP_SYS(statx),
-	/* log time stamps (vDSO, else the syscall); the stage check */
-	SCMP_SYS(clock_gettime), SCMP_SYS(geteuid),
+	/* the stage check */
+	SCMP_SYS(geteuid),
 };
 
 /* Every flag of openat(2) that writes, creates or truncates. */

@@ -102,7 +102,7 @@ run_fuzzer() {
 	echo "$FUZZ_REPLAY" >>"$FUZZ_STATE/runs"
 	case $status in
 	0) ;;
-	4) skip "$what: no failslab fault injection in this kernel (not the debug kernel)" ;;
+	"$KSFT_SKIP") skip "$what: no failslab fault injection in this kernel (not the debug kernel)" ;;
 	*)
 		fuzz_check_kernel_log "$what" "$FUZZ_REPLAY"
 		fail "$what: the fuzzer exited $status ($(result_field status)): $FUZZ_PROBLEM; reproduce: $FUZZ_REPLAY"

@@ -15,7 +15,7 @@ id=hook-confined-$$
 make_bundle "$SCRATCH/c" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
 	/bin/probe stat "${OWNER_PATHS[@]}"
 with_hook "$SCRATCH/c"
-jq '.hooks.prestart[0].env = ["SHIFTBIND_HOOK_SECCOMP_TEST=1"]' "$SCRATCH/c/config.json" \
+jq '.hooks.createRuntime[0].env = ["SHIFTBIND_HOOK_SECCOMP_TEST=1"]' "$SCRATCH/c/config.json" \
 	>"$SCRATCH/config.json"
 mv "$SCRATCH/config.json" "$SCRATCH/c/config.json"
 assert_status 0 crun_run "$SCRATCH/c" "$id"

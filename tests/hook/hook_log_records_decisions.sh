@@ -36,14 +36,14 @@ crun_run "$SCRATCH/c" "$c" >"$SCRATCH/c.out" 2>&1 || status=$?
 assert_eq "640 root" "$(stat -c '%a %U' "$log")" "mode and owner of $log"
 
 lines=$(log_of "$a")
-assert_line "$prefix info: prestart: container $a: bundle $SCRATCH/a, rootfs $SHARED_IMAGE, user namespace yes" \
+assert_line "$prefix info: createRuntime: container $a: bundle $SCRATCH/a, rootfs $SHARED_IMAGE, user namespace yes" \
 	"$lines" "log of the shifted container"
-assert_line "$prefix info: prestart: container $a: shifted $SHARED_IMAGE" "$lines" "log of the shifted container"
-assert_line "$prefix info: prestart: container $a: done: 1 mount\\(s\\) shifted" \
+assert_line "$prefix info: createRuntime: container $a: shifted $SHARED_IMAGE" "$lines" "log of the shifted container"
+assert_line "$prefix info: createRuntime: container $a: done: 1 mount\\(s\\) shifted" \
 	"$(tail -n 1 <<<"$lines")" "last log line of the shifted container"
 
-assert_line "$prefix info: prestart: container $b: org\\.shiftbind\\.shift=false: not shifting, nothing to do" \
+assert_line "$prefix info: createRuntime: container $b: org\\.shiftbind\\.shift=false: not shifting, nothing to do" \
 	"$(log_of "$b" | tail -n 1)" "last log line of the opted-out container"
 
-assert_line "$prefix error: prestart: container $c: config\\.json: linux\\.uidMappings: is the identity mapping, nothing to shift" \
+assert_line "$prefix error: createRuntime: container $c: config\\.json: linux\\.uidMappings: is the identity mapping, nothing to shift" \
 	"$(log_of "$c" | tail -n 1)" "last log line of the refused container"

@@ -24,6 +24,6 @@ out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
 [ "$status" -ne 0 ] || fail "container started although the kernel refuses its shift: $out"
 [[ $out != *uid=* ]] || fail "the container's process ran: $out"
 msg=$(tail -n 1 "$SCRATCH/c/hook.stderr")
-assert_contains "shiftbind-hook: prestart: container $id: shifting $store/busybox: configfd bind CMD_RECONFIGURE on \`$store/busybox\`: Operation not permitted (kernel: " \
+assert_contains "shiftbind-hook: createRuntime: container $id: shifting $store/busybox: configfd bind CMD_RECONFIGURE on \`$store/busybox\`: Operation not permitted (kernel: " \
 	"$msg" "hook's message"
 assert_match "\\(kernel: (e bind: )?$KERNEL_REFUSAL\\)\$" "$msg" "kernel's reason in the hook's message"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # crun's later steps still apply to the rootfs the hook shifted in place,
-# rootful (prestart) and rootless (createContainer): /proc/kcore is
+# rootful (createRuntime) and rootless (createContainer): /proc/kcore is
 # masked by /dev/null, /proc/acpi by a read-only tmpfs mounted on it, and
 # with root.readonly the shifted root refuses writes (EROFS).  A hook that
 # mounted a shifted clone over the rootfs instead would leave crun masking

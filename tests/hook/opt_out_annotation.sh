@@ -15,6 +15,6 @@ assert_eq "65534:65534 0755 /
 65534:65534 0640 /etc/shadow" "$OUTPUT" "owners in the opted-out container"
 
 stderr=$(cat "$SCRATCH/c/hook.stderr")
-assert_contains "shiftbind-hook: prestart: container $id: org.shiftbind.shift=false: not shifting, nothing to do" \
+assert_contains "shiftbind-hook: createRuntime: container $id: org.shiftbind.shift=false: not shifting, nothing to do" \
 	"$stderr" "hook's stderr"
 [[ $stderr != *shifted* ]] || fail "hook shifted something: $stderr"

@@ -54,7 +54,7 @@ id=hook-syslog-$$
 make_bundle "$SCRATCH/b" "$SHARED_IMAGE" "0 100000 65536" "0 100000 65536" \
 	/bin/probe stat "${OWNER_PATHS[@]}"
 with_hook "$SCRATCH/b"
-jq '.hooks.prestart[0].env = ["SHIFTBIND_HOOK_SECCOMP_TEST=1"]' "$SCRATCH/b/config.json" \
+jq '.hooks.createRuntime[0].env = ["SHIFTBIND_HOOK_SECCOMP_TEST=1"]' "$SCRATCH/b/config.json" \
 	>"$SCRATCH/config.json"
 mv "$SCRATCH/config.json" "$SCRATCH/b/config.json"
 assert_status 0 crun_run "$SCRATCH/b" "$id"
@@ -64,7 +64,7 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.05
 done
 lines=$(grep -F "container $id: " "$SCRATCH/syslog" || true)
-prefix="daemon\\.info shiftbind-hook\\[[0-9]+\\]: prestart: container $id: "
+prefix="daemon\\.info shiftbind-hook\\[[0-9]+\\]: createRuntime: container $id: "
 line_of() { grep -n -m 1 -E "$prefix$1" <<<"$lines" | cut -d: -f1; }
 self_test=$(line_of "seccomp self-test \\(hook filter\\): refused with EPERM: .*configfd_open")
 shifted=$(line_of "shifted $SHARED_IMAGE\$")

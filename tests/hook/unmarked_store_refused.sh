@@ -21,7 +21,7 @@ status=0
 out=$(crun_run "$SCRATCH/c" "$id" 2>&1) || status=$?
 [ "$status" -ne 0 ] || fail "container started on an unmarked store: $out"
 [[ $out != *uid=* ]] || fail "the container's process ran: $out"
-assert_contains "shiftbind-hook: prestart: container $id: rootfs $image is not in a store marked allow-shift; run: shiftbind allow <store>" \
+assert_contains "shiftbind-hook: createRuntime: container $id: rootfs $image is not in a store marked allow-shift; run: shiftbind allow <store>" \
 	"$(cat "$SCRATCH/c/hook.stderr")" "hook's message"
 assert_eq "$before" "$(mount_table)" "host mount table after the refusal"
 crun list -q | grep -qx "$id" && fail "crun still lists container $id"

@@ -8,8 +8,10 @@
 # kernel allows.  e2e.allow_conf_bad_line_isolated marks for real.
 #   - an unknown owner, an owner range backwards, an unknown word, a
 #     relative path, a missing store, a refused store (below /usr,
-#     writable by others), a store listed on two lines: each refused on
-#     its own line, in file order, with the good lines between them tried
+#     writable by others), a store listed on two lines (/x and /x/ too):
+#     each refused on its own line, in file order, with the good lines
+#     between them tried
+#   - a NUL byte refuses its line, and the lines after it are still read
 #   - the summary names the failed lines; nothing is mounted
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/hook/lib.sh"
@@ -44,7 +46,7 @@ $BASE/c/../c
 EOF
 assert_status 1 "$cli" apply-config "$conf"
 # Every line, in file order: the good ones reached the kernel.
-expected="shiftbind: $conf:2: $nokernel
+expected="shiftbind: $conf:2: $BASE/a is listed on line 10 too: a store listed twice is marked by none of its lines; keep one line for it
 shiftbind: $conf:3: owner=no-such-user-x: no such user in /etc/passwd (give a uid or a range FIRST-LAST for users it does not list)
 shiftbind: $conf:4: $nokernel
 shiftbind: $conf:5: open \`$BASE/nope\`: No such file or directory
@@ -53,8 +55,8 @@ shiftbind: $conf:8: refusing to mark \`/usr/share\` allow-shift: it is below /us
 shiftbind: $conf:9: \`$BASE/open\` (on the way to \`$BASE/open/store\`) is writable by its group and others (mode 0777): they could replace the store; chmod go-w it or choose a store whose directories only root can write
 shiftbind: $conf:10: unknown option \"fast\" (known: rw, suid, suid-host, force, owner=WHO)
 shiftbind: $conf:11: \"relative/store\" is not an absolute path
-shiftbind: $conf:12: $BASE/d is listed on line 13 too: a store listed twice is marked by neither line; keep one line for it
-shiftbind: $conf:13: $BASE/d is listed on line 12 too: a store listed twice is marked by neither line; keep one line for it
+shiftbind: $conf:12: $BASE/d is listed on line 13 too: a store listed twice is marked by none of its lines; keep one line for it
+shiftbind: $conf:13: $BASE/d is listed on line 12 too: a store listed twice is marked by none of its lines; keep one line for it
 shiftbind: $conf:14: \`$BASE/c/../c\`: \"..\" in the path; name the store without it
 shiftbind apply-config: $conf: 12 of 12 stores could not be marked (lines 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13 and 14, said above); fix those lines and run \`shiftbind apply-config\` again"
 assert_eq "$expected" "$OUTPUT" "apply-config's lines"
@@ -67,6 +69,15 @@ shiftbind: $conf:2: owner=no-such-user-x: no such user in /etc/passwd (give a ui
 shiftbind: $conf:3: $nokernel
 shiftbind apply-config: $conf: 3 of 3 stores could not be marked (lines 1, 2 and 3, said above); fix those lines and run \`shiftbind apply-config\` again" \
 	"$OUTPUT" "one unknown owner"
+
+# A NUL byte refuses its line; the lines after it are read and tried.
+printf '%s\n' "$BASE/a" "$BASE/b rw" "$BASE/c" | sed '2s/ rw/\x00 rw/' >"$conf"
+assert_status 1 "$cli" apply-config "$conf"
+assert_eq "shiftbind: $conf:1: $nokernel
+shiftbind: $conf:2: a NUL byte at column $((${#BASE} + 3)): the line cannot be read as text, and what follows the byte would be lost; remove the byte and check the line
+shiftbind: $conf:3: $nokernel
+shiftbind apply-config: $conf: 3 of 3 stores could not be marked (lines 1, 2 and 3, said above); fix those lines and run \`shiftbind apply-config\` again" \
+	"$OUTPUT" "a NUL byte"
 
 # Nothing listed, nothing to fail.
 printf '# none yet\n\n' >"$conf"

@@ -8,9 +8,11 @@ scratch_dir
 
 lib=$SHIFTBIND_TESTS/../oci-hook/lib
 cc=${CC:-gcc}
+# The project's warnings (oci-hook/warnings.mk), as every C build has them.
+read -ra warnings < <(make -s --no-print-directory -C "$SHIFTBIND_TESTS/../oci-hook" print-warnings)
+[ "${#warnings[@]}" -gt 0 ] || fail "make -C oci-hook print-warnings printed no flags"
 flags=(-std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all
-	-Werror -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes
-	-Wstrict-prototypes -Wswitch-enum)
+	"${warnings[@]}")
 
 assert_status 0 "$cc" "${flags[@]}" -I "$lib" -o "$SCRATCH/configfd_wrapper_test" \
 	"$SHIFTBIND_TESTS/host/configfd_wrapper_test.c" "$lib/configfd.c"

@@ -148,7 +148,7 @@ assert_match '^shiftbind-parser:!' "$(grep '^shiftbind-parser:' "$root/etc/shado
 # The packaged binaries run here (libyajl2 comes with libyajl-dev), with
 # the installed paths built in.
 assert_status 0 "$root/usr/libexec/shiftbind/shiftbind-hook" --help
-assert_contains "prestart|createContainer" "$OUTPUT" "shiftbind-hook --help"
+assert_contains "createRuntime|createContainer|prestart" "$OUTPUT" "shiftbind-hook --help"
 assert_status 0 "$root/usr/sbin/shiftbind" patch-config --help
 assert_contains "(default /usr/libexec/shiftbind/shiftbind-hook)" "$OUTPUT" "shiftbind patch-config --help"
 

@@ -29,7 +29,7 @@ make_bundle "$SCRATCH/userns" "$SCRATCH/rootfs" "$map" "$map" /bin/true
 
 # Usage.
 assert_status 0 "${HOOK[@]}" --help
-assert_contains "prestart|createContainer" "$OUTPUT"
+assert_contains "createRuntime|createContainer|prestart" "$OUTPUT"
 assert_status 2 "${HOOK[@]}"
 assert_status 2 "${HOOK[@]}" poststart
 
@@ -101,7 +101,7 @@ chmod 0755 "$SCRATCH"
 HOOK=("${PARSER_NS[@]}" setpriv --reuid=65534 --regid=65534 --clear-groups "$BUILD/shiftbind-hook")
 SHIFTBIND_HOOK_LOG=/dev/null run_hook prestart "$(hook_state $$ "$SCRATCH/userns")"
 assert_eq 1 "$STATUS" "exit status of a non-root prestart; output: $OUTPUT"
-assert_contains "prestart runs as uid 65534, not root: rootless runtimes must register the hook at createContainer" "$OUTPUT"
+assert_contains "prestart runs as uid 65534, not root: rootless runtimes must register the hook at createContainer (createRuntime is for rootful runtimes); run: shiftbind patch-config --rootless BUNDLE" "$OUTPUT"
 HOOK=("${PARSER_NS[@]}" "$BUILD/shiftbind-hook")
 
 # The JSON is parsed by a re-executed child that runs as shiftbind-parser

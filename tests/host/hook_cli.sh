@@ -55,7 +55,10 @@ assert_eq "$before" "$(cat /proc/self/mountinfo)" "mount table after failed comm
 printf '/srv/images\n%s rw ro\n' "$SCRATCH/store" >"$SCRATCH/bad.conf"
 assert_status 1 "$cli" apply-config "$SCRATCH/bad.conf"
 assert_contains "$SCRATCH/bad.conf:2: \"ro\" is no option any more" "$OUTPUT"
-assert_status 0 "$cli" apply-config "$SHIFTBIND_TESTS/../configs/shiftbind-allow.conf"
+# A root-owned copy: apply-config reads no file another user owns, and
+# the checkout may be a user's.
+install -m 0644 "$SHIFTBIND_TESTS/../configs/shiftbind-allow.conf" "$SCRATCH/shipped.conf"
+assert_status 0 "$cli" apply-config "$SCRATCH/shipped.conf"
 assert_contains "no stores listed" "$OUTPUT"
 
 # prepare-image.
@@ -92,10 +95,10 @@ assert_eq "0:0 644 regular empty file" \
 bundle=$SCRATCH/bundle
 make_bundle "$bundle" "$image" "0 100000 65536" "0 100000 65536" /bin/true
 assert_status 0 "$cli" patch-config "$bundle"
-assert_contains "hook registered at prestart" "$OUTPUT"
-jq -e '.hooks.prestart[-1] == {path: "/usr/libexec/shiftbind/shiftbind-hook",
-	args: ["shiftbind-hook", "prestart"], timeout: 10}' "$bundle/config.json" >/dev/null ||
-	fail "prestart hook entry: $(jq -c .hooks "$bundle/config.json")"
+assert_contains "hook registered at createRuntime" "$OUTPUT"
+jq -e '.hooks.createRuntime[-1] == {path: "/usr/libexec/shiftbind/shiftbind-hook",
+	args: ["shiftbind-hook", "createRuntime"], timeout: 10}' "$bundle/config.json" >/dev/null ||
+	fail "createRuntime hook entry: $(jq -c .hooks "$bundle/config.json")"
 cp "$bundle/config.json" "$SCRATCH/first.json"
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "already registered" "$OUTPUT"
@@ -107,7 +110,7 @@ python3 -c 'import ctypes; r = ctypes.CDLL(None).random
 print("\n".join(".config.json.%08x" % r() for _ in range(100)))' |
 	while read -r name; do : >"$bundle/$name"; done
 assert_status 0 "$cli" patch-config --rootless --hook /opt/sb/shiftbind-hook "$bundle"
-jq -e '(.hooks.prestart | length) == 0 and .hooks.createContainer[-1].path == "/opt/sb/shiftbind-hook"
+jq -e '(.hooks.createRuntime | length) == 0 and .hooks.createContainer[-1].path == "/opt/sb/shiftbind-hook"
 	and .hooks.createContainer[-1].args == ["shiftbind-hook", "createContainer"]' \
 	"$bundle/config.json" >/dev/null || fail "rootless entry: $(jq -c .hooks "$bundle/config.json")"
 assert_eq "$(jq -S 'del(.hooks)' "$SCRATCH/first.json")" "$(jq -S 'del(.hooks)' "$bundle/config.json")" \

@@ -5,6 +5,10 @@
 #     lists, manifests and locks, the store's lock files) becomes
 #     readable by all, the store searchable; the layers (overlay/, each
 #     layer's directory, link file and contents) keep their modes
+#   - everything else at the store's top (podman's defaultNetworkBackend
+#     and db.sql, 0644, its libpod/, 0755) is made private to root, so
+#     that the searchable store shows no user what rootless podman does
+#     not read; the report names them
 #   - a live graphroot (a container listed, a secret kept) is refused,
 #     unchanged, unless --force
 #   - a directory with trusted.overlay.opaque gets user.overlay.opaque
@@ -37,6 +41,14 @@ echo manifest >"$store/overlay-images/img1/manifest"
 echo L1 >"$layer/link"
 echo secret >"$layer/diff/etc/shadow"
 touch "$store/storage.lock" "$store/overlay-layers/layers.lock"
+# What real root's podman leaves at a store's top besides: 0644 files
+# (podman writes defaultNetworkBackend so), a directory others can search.
+echo netavark >"$store/defaultNetworkBackend"
+echo sqlite >"$store/db.sql"
+mkdir "$store/libpod"
+echo state >"$store/libpod/bolt_state.db"
+chmod 0644 "$store/defaultNetworkBackend" "$store/db.sql" "$store/libpod/bolt_state.db"
+chmod 0755 "$store/libpod"
 chmod 0700 "$store/overlay" "$layer" "$store/overlay-images" "$store/overlay-images/img1" \
 	"$store/overlay-layers"
 chmod 0600 "$store/overlay-layers/layers.json" "$store/overlay-images/img1/manifest" \
@@ -55,9 +67,20 @@ ln -s "$base/outside-dir" "$layer/diff/link-out"
 
 assert_status 0 "$cli" prepare-store "$store"
 assert_eq "$store: prepared for rootless podman: 3 directories and 3 files of its metadata made readable by all users (no image file, and the layers' modes unchanged), 1 opaque directories marked user.overlay.opaque" \
-	"$OUTPUT" "report"
+	"$(sed -n 1p <<<"$OUTPUT")" "report"
+hidden="$store: 3 entries at its top that rootless podman does not read made private to their owner (chmod go-rwx), since every user can now search the store's directory: "
+assert_eq "$hidden" "$(sed -n 2p <<<"$OUTPUT" | cut -c "1-${#hidden}")" "report of the entries made private"
+# In the order the directory lists them.
+assert_eq "db.sql defaultNetworkBackend libpod" \
+	"$(sed -n 2p <<<"$OUTPUT" | cut -c "$((${#hidden} + 1))-" | tr -d , | tr ' ' '\n' | sort | paste -sd' ')" \
+	"the entries made private"
+assert_eq 2 "$(wc -l <<<"$OUTPUT")" "lines of the report"
 modes=$(cd "$store" && find . -printf '%m %p\n' | sort -k2)
 assert_eq ". 755
+./db.sql 600
+./defaultNetworkBackend 600
+./libpod 700
+./libpod/bolt_state.db 644
 ./overlay 700
 ./overlay-images 755
 ./overlay-images/img1 755
@@ -75,6 +98,13 @@ assert_eq ". 755
 ./overlay/0123abcd/link 600
 ./overlay/l 755
 ./storage.lock 644" "$(awk '{ print $2, $1 }' <<<"$modes")" "modes after prepare-store"
+# What a local user reaches from the store's path: the metadata, not
+# podman's other files.
+assert_status 0 setpriv --reuid=65534 --regid=65534 --clear-groups cat "$store/overlay-images/img1/manifest"
+for f in defaultNetworkBackend db.sql libpod/bolt_state.db; do
+	assert_status 1 setpriv --reuid=65534 --regid=65534 --clear-groups cat "$store/$f"
+	assert_contains "Permission denied" "$OUTPUT" "uid 65534 reading the store's $f"
+done
 opaque() {
 	python3 -c 'import os, sys
 try:

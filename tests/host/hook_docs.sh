@@ -27,12 +27,12 @@ check() {
 		"$hooks/$file" >/dev/null || fail "$file does not match $filter: $(jq -c . "$hooks/$file")"
 }
 # shellcheck disable=SC2016 # jq's variables, not the shell's
-check crun-rootful.json '.hooks | keys == ["prestart"] and .prestart == [{path: $hook,
-	args: ["shiftbind-hook", "prestart"], timeout: 10}]'
+check crun-rootful.json '.hooks | keys == ["createRuntime"] and .createRuntime == [{path: $hook,
+	args: ["shiftbind-hook", "createRuntime"], timeout: 10}]'
 # shellcheck disable=SC2016
 check crun-rootless.json '.hooks | keys == ["createContainer"] and .createContainer == [{path: $hook,
 	args: ["shiftbind-hook", "createContainer"], timeout: 10}]'
-for mode in rootful:prestart rootless:createContainer; do
+for mode in rootful:createRuntime rootless:createContainer; do
 	# shellcheck disable=SC2016
 	check "hooks.d/${mode%%:*}/shiftbind.json" '.version == "1.0.0"
 		and .hook == {path: $hook, args: ["shiftbind-hook", $stage], timeout: 10}
@@ -43,9 +43,9 @@ done
 # containers that ask only (configs/hooks/README.md).
 # shellcheck disable=SC2016
 check hooks.d/opt-in/shiftbind.json '.version == "1.0.0"
-	and .hook == {path: $hook, args: ["shiftbind-hook", "prestart"], timeout: 10}
+	and .hook == {path: $hook, args: ["shiftbind-hook", "createRuntime"], timeout: 10}
 	and .when == {annotations: {"^org\\.shiftbind\\.shift$": "^true$"}}
-	and .stages == ["prestart"]'
+	and .stages == ["createRuntime"]'
 # shellcheck disable=SC2016
 jq -e '.when.annotations | to_entries[0] as {key: $k, value: $v}
 	| ("org.shiftbind.shift" | test($k)) and ("true" | test($v))
@@ -59,6 +59,13 @@ assert_contains "Type=oneshot" "$(cat "$unit")"
 assert_contains "After=local-fs.target remote-fs.target" "$(cat "$unit")"
 assert_contains "Before=podman.service" "$(cat "$unit")"
 assert_contains "ExecStart=/usr/sbin/shiftbind apply-config" "$(cat "$unit")"
+# apply-config's exit 1 fails the unit, its stderr goes to the journal:
+# no "-" before the command, no other success status, stderr not sent
+# elsewhere (e2e.allow_conf_unsafe_file_refused runs the command).
+assert_eq "1" "$(grep -c '^ExecStart=' "$unit")" "ExecStart= lines"
+assert_match '^ExecStart=/' "$(grep '^ExecStart=' "$unit")" "ExecStart= without a prefix"
+! grep -E '^(SuccessExitStatus|StandardError|StandardOutput)=' "$unit" ||
+	fail "$unit changes which exit statuses fail it or where its messages go"
 if command -v systemd-analyze >/dev/null; then
 	# The unit's command is not installed on the build host: only that may fail.
 	complaints=$(systemd-analyze verify --man=no "$unit" 2>&1 |

@@ -3,6 +3,8 @@
 # at build time, static-pie, hardening flags): hook/sandbox_test.c loads
 # one in a child per case and makes one call.
 #   - the parser child's: read, write to its reply pipe and stderr,
+#     getrandom and the clocks (libc's own calls: malloc's key, the vDSO's
+#     fallbacks; also allowed in the hook's filter),
 #     memory without PROT_EXEC, exit; open (even read-only), socket,
 #     connect, sendto, setns, ptrace: EPERM
 #   - the confined hook's: openat only without a write, create, truncate,

@@ -2,7 +2,7 @@
 # `shiftbind patch-config` counts the hook as registered only when its
 # entry runs it with its stage's argument (issue 25, point 8b): the hook
 # takes its stage from argv, so ["shiftbind-hook", "createContainer"]
-# under prestart would act as the wrong stage in every container.  Such
+# under createRuntime would act as the wrong stage in every container.  Such
 # an entry, one without arguments, one with an extra argument, and a
 # second entry beside a right one are replaced by the one right entry,
 # the other hooks kept in order, and the output says what was replaced;
@@ -41,39 +41,61 @@ registered() {
 		fail "hooks after patch-config: $(jq -c .hooks "$bundle/config.json")"
 }
 
-# The wrong stage's argument under prestart, and under createContainer.
-config prestart "[$(entry createContainer)]"
+# The wrong stage's argument under createRuntime, and under createContainer.
+config createRuntime "[$(entry createContainer)]"
 assert_status 0 "$cli" patch-config "$bundle"
-assert_eq "$bundle/config.json: hook registered at prestart, replacing 1 entry of shiftbind-hook there that did not run \`$hook prestart\`" \
-	"$OUTPUT" "patch-config over a createContainer argument at prestart"
-registered prestart
-config createContainer "[$(entry prestart)]"
+assert_eq "$bundle/config.json: hook registered at createRuntime, replacing 1 entry of shiftbind-hook there that did not run \`$hook createRuntime\`" \
+	"$OUTPUT" "patch-config over a createContainer argument at createRuntime"
+registered createRuntime
+config createContainer "[$(entry createRuntime)]"
 assert_status 0 "$cli" patch-config --rootless "$bundle"
 assert_eq "$bundle/config.json: hook registered at createContainer, replacing 1 entry of shiftbind-hook there that did not run \`$hook createContainer\`" \
-	"$OUTPUT" "patch-config --rootless over a prestart argument at createContainer"
+	"$OUTPUT" "patch-config --rootless over a createRuntime argument at createContainer"
 registered createContainer
 
+# An old bundle's registration at prestart (deprecated) moves to
+# createRuntime; rootless, a prestart or createRuntime entry is removed.
+config prestart "[$(entry prestart)]"
+assert_status 0 "$cli" patch-config "$bundle"
+assert_eq "$bundle/config.json: hook registered at createRuntime, removing 1 entry of shiftbind-hook at prestart" \
+	"$OUTPUT" "patch-config over an old bundle's prestart entry"
+jq -e --arg hook "$hook" '.hooks.prestart == [{path: "/bin/before"}, {path: "/bin/after"}]
+	and .hooks.createRuntime == [{path: $hook, args: ["shiftbind-hook", "createRuntime"], timeout: 10}]' \
+	"$bundle/config.json" >/dev/null ||
+	fail "an old bundle's prestart entry did not move to createRuntime: $(jq -c .hooks "$bundle/config.json")"
+config prestart "[$(entry prestart)]"
+jq --arg hook "$hook" '.hooks.createRuntime = [{path: $hook, args: ["shiftbind-hook", "createRuntime"], timeout: 10}]' \
+	"$bundle/config.json" >"$SCRATCH/c.json" && mv "$SCRATCH/c.json" "$bundle/config.json"
+assert_status 0 "$cli" patch-config --rootless "$bundle"
+assert_eq "$bundle/config.json: hook registered at createContainer, removing 1 entry of shiftbind-hook at createRuntime, removing 1 entry of shiftbind-hook at prestart" \
+	"$OUTPUT" "patch-config --rootless over createRuntime and prestart entries"
+jq -e --arg hook "$hook" '.hooks.prestart == [{path: "/bin/before"}, {path: "/bin/after"}]
+	and .hooks.createRuntime == []
+	and .hooks.createContainer == [{path: $hook, args: ["shiftbind-hook", "createContainer"], timeout: 10}]' \
+	"$bundle/config.json" >/dev/null ||
+	fail "rootless: prestart and createRuntime entries not removed: $(jq -c .hooks "$bundle/config.json")"
+
 # No stage argument, an extra one, and a wrong entry beside a right one.
-config prestart "[{\"path\": \"$hook\"}]"
+config createRuntime "[{\"path\": \"$hook\"}]"
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "replacing 1 entry of shiftbind-hook there" "$OUTPUT" "an entry without args"
-registered prestart
-config prestart "[$(entry prestart extra)]"
+registered createRuntime
+config createRuntime "[$(entry createRuntime extra)]"
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "replacing 1 entry of shiftbind-hook there" "$OUTPUT" "an entry with an extra argument"
-registered prestart
-config prestart "[$(entry prestart), $(entry createContainer)]"
+registered createRuntime
+config createRuntime "[$(entry createRuntime), $(entry createContainer)]"
 assert_status 0 "$cli" patch-config "$bundle"
 assert_contains "replacing 1 entry of shiftbind-hook there" "$OUTPUT" "a wrong entry beside a right one"
-registered prestart
+registered createRuntime
 
 # The control: right already, so config.json is not rewritten.
-config prestart "[]"
+config createRuntime "[]"
 assert_status 0 "$cli" patch-config "$bundle"
-assert_eq "$bundle/config.json: hook registered at prestart" "$OUTPUT" "first registration"
-registered prestart
+assert_eq "$bundle/config.json: hook registered at createRuntime" "$OUTPUT" "first registration"
+registered createRuntime
 cp "$bundle/config.json" "$SCRATCH/right.json"
 assert_status 0 "$cli" patch-config "$bundle"
-assert_eq "$bundle/config.json: hook already registered at prestart" "$OUTPUT" "second run"
+assert_eq "$bundle/config.json: hook already registered at createRuntime" "$OUTPUT" "second run"
 cmp -s "$bundle/config.json" "$SCRATCH/right.json" || fail "a right registration was rewritten"
 echo "patch-config counts only an entry with its stage's argument"

@@ -12,14 +12,19 @@
 # "shift@6.1.NAME" and "# ran shift@6.1/shift.tap", so that a failure
 # says on which kernel; the host's results stay "host.NAME".
 # Each executable file in a suite is one test file:
-#   NAME.sh   one test, "SUITE.NAME"; exit 0 = pass, 77 = skip (its last
-#             line of output is the reason), anything else = fail; a
-#             pass whose last line is "NOTE: TEXT" (testlib's note) keeps
-#             TEXT as a note after it: "ok - SUITE.NAME # TEXT"
+#   NAME.sh   one test, "SUITE.NAME"; exit 0 = pass, 4 (kselftest's
+#             KSFT_SKIP, testlib.sh's skip) with "SKIP: reason" as its last
+#             line of output = skip, anything else = fail (an exit 4
+#             without that line too: a command's own status 4 under
+#             set -e is no skip); a pass whose last line is "NOTE: TEXT"
+#             (testlib's note) keeps TEXT as a note after it:
+#             "ok - SUITE.NAME # TEXT"
 #   NAME.tap  prints TAP; each "ok N NAME" / "not ok N NAME" line becomes
 #             "SUITE.NAME" (a "# SKIP reason" or "# note" after it is
 #             kept); a non-zero exit or a plan that does not match
-#             the lines printed adds a failure "SUITE.NAME"
+#             the lines printed adds a failure "SUITE.NAME", except a
+#             kselftest's ksft_exit_skip(): exit 4 with the plan
+#             "1..0 # SKIP reason", the skip "SUITE.NAME # SKIP reason"
 #
 # Output, one line per result, unnumbered (the host numbers them):
 #   ok - SUITE.NAME
@@ -36,6 +41,7 @@ set -uo pipefail
 
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
 readonly DIAG_LINES=40
+readonly KSFT_SKIP=4 # tools/testing/selftests/kselftest.h
 
 test_files() {
 	local dir=$1 f
@@ -59,18 +65,23 @@ run_sh_test() {
 	name=$label.$(basename "$file" .sh)
 	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
 	status=$?
+	reason=$(tail -n 1 "$log")
 	case $status in
 	0)
-		reason=$(tail -n 1 "$log")
 		if [[ $reason == "NOTE: "* ]]; then
 			echo "ok - $name # ${reason#NOTE: }"
 		else
 			echo "ok - $name"
 		fi
 		;;
-	77)
-		reason=$(tail -n 1 "$log")
-		echo "ok - $name # SKIP ${reason#SKIP: }"
+	"$KSFT_SKIP")
+		if [[ $reason == "SKIP: "* ]]; then
+			echo "ok - $name # SKIP ${reason#SKIP: }"
+		else
+			echo "not ok - $name"
+			echo "#   exit status $KSFT_SKIP without a last line \"SKIP: reason\" (testlib.sh's skip prints it): a failure, not a skip"
+			diagnostics "$log"
+		fi
 		;;
 	*)
 		echo "not ok - $name"
@@ -86,6 +97,7 @@ run_sh_test() {
 # SUITE is the suite's plain name, which a kselftest's fixture may repeat.
 run_tap_test() {
 	local label=$1 suite=$2 file=$3 log=$4 stem status line planned=-1 seen=0 bad=0
+	local skip_reason=
 	stem=$(basename "$file" .tap)
 	(cd "$(dirname "$file")" && timeout -k 10 "$TEST_TIMEOUT" "$file") >"$log" 2>&1 </dev/null
 	status=$?
@@ -93,8 +105,10 @@ run_tap_test() {
 	local re='^(not )?ok [0-9]+ (- )?([^#]*[^# ])( # (SKIP|skip)?(.*))?$'
 	while IFS= read -r line; do
 		line=${line%$'\r'}
-		if [[ $line =~ ^1\.\.([0-9]+) ]]; then
+		if [[ $line =~ ^1\.\.([0-9]+)( +# +SKIP:? *(.*))? ]]; then
 			planned=${BASH_REMATCH[1]}
+			skip_reason=${BASH_REMATCH[3]:-no reason given}
+			[ -n "${BASH_REMATCH[2]}" ] || skip_reason=
 		elif [[ $line =~ $re ]]; then
 			seen=$((seen + 1))
 			local tname=${BASH_REMATCH[3]// /_}
@@ -114,6 +128,12 @@ run_tap_test() {
 			fi
 		fi
 	done <"$log"
+	# ksft_exit_skip(): nothing planned, the plan says why.
+	if [ "$status" -eq "$KSFT_SKIP" ] && [ "$planned" -eq 0 ] && [ "$seen" -eq 0 ] &&
+		[ -n "$skip_reason" ]; then
+		echo "ok - $label.$stem # SKIP $skip_reason"
+		return
+	fi
 	if [ "$status" -ne 0 ] || [ "$planned" -ne "$seen" ] || [ "$bad" -ne 0 ]; then
 		echo "not ok - $label.$stem"
 		echo "#   $(status_reason "$status"), planned $planned, reported $seen"

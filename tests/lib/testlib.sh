@@ -21,9 +21,13 @@ fail() {
 	exit 1
 }
 
+# skip REASON: the test cannot run here.  Exit 4, kselftest's KSFT_SKIP
+# (the kernel's selftests and the fuzzer skip so too); the runner counts
+# it a skip only with this "SKIP: " line last.
+readonly KSFT_SKIP=4
 skip() {
 	printf 'SKIP: %s\n' "$*"
-	exit 77
+	exit "$KSFT_SKIP"
 }
 
 # note TEXT: what a passing test wants its result to say, e.g. which
@@ -211,11 +215,22 @@ run_as_user() {
 
 # with_hook BUNDLE [--rootless]: register shiftbind-hook in the bundle the
 # way the docs tell users to, and keep the hook's stderr (crun discards
-# it otherwise) in BUNDLE/hook.stderr.
+# it otherwise) in BUNDLE/hook.stderr.  A user's bundle (rootless_bundle)
+# is given to that user whole first, as crun_run_as does, and patched by
+# that user: patch-config run by root refuses a bundle another user could
+# swap (shiftbind(8)).
 with_hook() {
-	local bundle=$1
+	local bundle=$1 owner
 	shift
-	shiftbind patch-config "$@" "$bundle" >/dev/null
+	owner=$(stat -c %U "$bundle")
+	if [ "$owner" = root ]; then
+		shiftbind patch-config "$@" "$bundle" >/dev/null
+	else
+		# "USER:" (the user's login group) takes a name, not a uid.
+		chown -R "$owner:" "$bundle"
+		runuser -u "$owner" -- "$(command -v shiftbind)" \
+			patch-config "$@" "$bundle" >/dev/null
+	fi
 	annotate "$bundle" run.oci.hooks.stderr "$bundle/hook.stderr"
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* allowconf.c: see allowconf.h. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "allowconf.h"
 #include "common.h"
+#include "storepath.h"
 
 /* The words that stand alone; each sets one bit of a line's words. */
 enum word_bit {
@@ -45,6 +47,7 @@ void allow_list_free(struct allow_list *list)
 
 	for (i = 0; i < list->count; i++) {
 		free(list->entry[i].path);
+		free(list->entry[i].written);
 		free(list->entry[i].error);
 	}
 	free(list->entry);
@@ -119,11 +122,35 @@ static int refuse_entry(struct allow_entry *x, const struct error *why)
 }
 
 /*
+ * x's path, the absolute path as written, made plain (no empty or "."
+ * component, no trailing slash), so that one store written two ways is
+ * found listed twice; the text as written is kept in x->written when it
+ * differs.  A path with ".." is refused here, as `shiftbind allow`
+ * refuses it, and compared as written.
+ */
+static int set_path(struct allow_entry *x, const char *path, struct error *why)
+{
+	char plain[PATH_MAX];
+
+	if (store_path_normalize(path, plain, sizeof(plain), why) < 0) {
+		x->path = strdup(path);
+		return x->path ? -EINVAL : -ENOMEM;
+	}
+	x->path = strdup(plain);
+	if (x->path && strcmp(plain, path))
+		x->written = strdup(path);
+	return !x->path || (strcmp(plain, path) && !x->written) ? -ENOMEM : 0;
+}
+
+/*
  * One line, cut in place into words, as the next entry of list: a
  * store, or a refused line with its reason.  A blank or comment line
- * adds nothing.  Fails only for lack of memory.
+ * adds nothing, unless it holds a NUL byte (nul: its column, from 1, or
+ * 0): the line cannot be read as text, and is refused whatever came
+ * before the byte (its path, if any, still counts as listed).  Fails
+ * only for lack of memory.
  */
-static int parse_line(char *text, size_t line, struct allow_list *list)
+static int parse_line(char *text, size_t line, size_t nul, struct allow_list *list)
 {
 	struct allow_entry *x = &list->entry[list->count];
 	struct error why = { 0, "" };
@@ -131,87 +158,125 @@ static int parse_line(char *text, size_t line, struct allow_list *list)
 	int ret;
 
 	path = strtok_r(text, BLANKS, &save);
-	if (!path || path[0] == '#')
+	if ((!path || path[0] == '#') && !nul)
 		return 0;
 	memset(x, 0, sizeof(*x));
 	x->line = line;
 	list->count++;
-	if (path[0] != '/') {
+	if (path && path[0] != '/' && path[0] != '#')
 		error_msg(&why, EINVAL, "\"%.256s\" is not an absolute path", path);
-		return refuse_entry(x, &why);
-	}
 	/* Kept even when a word is bad: a store listed twice is found so. */
-	x->path = strdup(path);
-	if (!x->path)
-		return -ENOMEM;
-	ret = parse_words(&save, x, &why);
-	return ret < 0 ? refuse_entry(x, &why) : 0;
+	if (path && path[0] == '/') {
+		ret = set_path(x, path, &why);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret == 0)
+			ret = parse_words(&save, x, &why);
+	}
+	if (nul)
+		error_msg(&why, EINVAL,
+			  "a NUL byte at column %zu: the line cannot be read as text, and what follows the byte would be lost; remove the byte and check the line",
+			  nul);
+	return why.code ? refuse_entry(x, &why) : 0;
 }
 
-/* The first entry other than x that lists x's path, or NULL. */
-static const struct allow_entry *other_listing(const struct allow_list *list,
-					       const struct allow_entry *x)
+/* "line 3" or "lines 3, 5 and 9": the other lines that list x's store. */
+static void other_lines(const struct allow_list *list, const struct allow_entry *x,
+			char *buf, size_t size)
+{
+	size_t i, n = 0, said = 0, len;
+
+	for (i = 0; i < list->count; i++)
+		n += &list->entry[i] != x && list->entry[i].path &&
+		     !strcmp(list->entry[i].path, x->path);
+	len = (size_t)snprintf(buf, size, "line%s", n == 1 ? "" : "s");
+	for (i = 0; i < list->count && len < size; i++) {
+		if (&list->entry[i] == x || !list->entry[i].path ||
+		    strcmp(list->entry[i].path, x->path))
+			continue;
+		said++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%zu",
+					said == 1 ? " " : said == n ? " and " : ", ",
+					list->entry[i].line);
+	}
+	if (len >= size)
+		snprintf(buf + size - 4, 4, "...");
+}
+
+/* Whether another entry than x lists x's path. */
+static bool listed_elsewhere(const struct allow_list *list,
+			     const struct allow_entry *x)
 {
 	size_t i;
 
 	for (i = 0; x->path && i < list->count; i++)
 		if (&list->entry[i] != x && list->entry[i].path &&
 		    !strcmp(list->entry[i].path, x->path))
-			return &list->entry[i];
-	return NULL;
+			return true;
+	return false;
 }
 
 /*
  * A store listed twice, with two sets of options: which one the admin
- * meant cannot be told, so neither line marks it.
+ * meant cannot be told, so no line marks it.  Each such line says which
+ * others list it; one refused already for another reason keeps that
+ * reason (and still keeps the store unmarked by the others).
  */
 static int refuse_duplicates(struct allow_list *list)
 {
 	struct error why = { 0, "" };
-	const struct allow_entry *other;
+	char lines[128], as[PATH_MAX + 32];
 	size_t i;
 
 	for (i = 0; i < list->count; i++) {
 		struct allow_entry *x = &list->entry[i];
 
-		other = other_listing(list, x);
-		if (!other || x->error)
+		if (!listed_elsewhere(list, x) || x->error)
 			continue;
+		other_lines(list, x, lines, sizeof(lines));
+		as[0] = '\0';
+		if (x->written)
+			snprintf(as, sizeof(as), " (written %.256s)", x->written);
 		error_msg(&why, EINVAL,
-			  "%.256s is listed on line %zu too: a store listed twice is marked by neither line; keep one line for it",
-			  x->path, other->line);
+			  "%.256s%s is listed on %s too: a store listed twice is marked by none of its lines; keep one line for it",
+			  x->path, as, lines);
 		if (refuse_entry(x, &why) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static size_t count_lines(const char *text)
+static size_t count_lines(const char *text, size_t len)
 {
-	size_t n = 1;
+	size_t n = 1, i;
 
-	for (; *text; text++)
-		n += *text == '\n';
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
 	return n;
 }
 
-int allowconf_parse(const char *text, const char *file, struct allow_list *list,
-		    struct error *e)
+int allowconf_parse(const char *text, size_t len, const char *file,
+		    struct allow_list *list, struct error *e)
 {
-	_cleanup_free_ char *copy = strdup(text);
-	char *line, *next;
+	_cleanup_free_ char *copy = malloc(len + 1);
+	char *line, *end, *nl, *nul;
 	size_t lineno = 0;
 	int ret = 0;
 
 	list->count = 0;
-	list->entry = copy ? calloc(count_lines(text), sizeof(*list->entry)) : NULL;
+	list->entry = copy ? calloc(count_lines(text, len), sizeof(*list->entry)) : NULL;
 	if (!list->entry)
 		return error_errno(e, ENOMEM, "%s", file);
-	for (line = copy; line && ret == 0; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		ret = parse_line(line, ++lineno, list);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	end = copy + len;
+	for (line = copy; line < end && ret == 0; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		nul = memchr(line, '\0', (size_t)(nl - line));
+		ret = parse_line(line, ++lineno, nul ? (size_t)(nul - line) + 1 : 0, list);
 	}
 	if (ret == 0)
 		ret = refuse_duplicates(list);

@@ -13,9 +13,12 @@
  * contain blanks.
  *
  * Each line stands alone: a bad one (an unknown word or owner, a path
- * that is not absolute, a store listed on two lines) is refused with its
- * reason and the others are still applied, so that one stale owner does
- * not leave every store of the file unmarked at boot.
+ * that is not absolute, a NUL byte) is refused with its reason and the
+ * others are still applied, so that one stale owner does not leave every
+ * store of the file unmarked at boot.  A store listed on two lines or
+ * more (compared as plain paths: /srv/x, /srv//x, /srv/./x and /srv/x/
+ * are one store) is marked by none of them: each says which others list
+ * it.  The whole file is parsed before anything is marked.
  */
 #ifndef SHIFTBIND_ALLOWCONF_H
 #define SHIFTBIND_ALLOWCONF_H
@@ -29,7 +32,8 @@
 #define ALLOW_CONF_MAX (1024 * 1024)
 
 struct allow_entry {
-	char *path;
+	char *path;		/* plain: no empty or "." component */
+	char *written;		/* the path as written, if it differs */
 	struct mark mark;	/* rw, suid, the owners */
 	bool force;		/* may be a system directory */
 	size_t line;
@@ -47,13 +51,13 @@ struct allow_list {
 };
 
 /*
- * allowconf_parse: one entry in list for every line of text that is
- * neither blank nor a comment, in order: a store, or a refused line
- * with its error.  Fails (and fills e, naming file) only for lack of
- * memory.
+ * allowconf_parse: one entry in list for every line of the len bytes of
+ * text that is neither blank nor a comment, in order: a store, or a
+ * refused line with its error.  Fails (and fills e, naming file) only
+ * for lack of memory.
  */
-int allowconf_parse(const char *text, const char *file, struct allow_list *list,
-		    struct error *e);
+int allowconf_parse(const char *text, size_t len, const char *file,
+		    struct allow_list *list, struct error *e);
 void allow_list_free(struct allow_list *list);
 
 #endif /* SHIFTBIND_ALLOWCONF_H */

@@ -21,27 +21,28 @@
 #endif
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "hostpaths.h"
 #include "mountinfo.h"
 #include "mounttable.h"
 
-/* The mount a path leads to now, without following symlinks: its id. */
+/*
+ * The mount the absolute path leads to now, through no symbolic link
+ * (open_resolved() from "/", as the store's own path is walked): its id.
+ */
 static int mount_at(const char *path, int *mnt_id)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS,
-	};
-	_cleanup_close_ int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fd = root < 0 ? -1 :
+		open_resolved(root, path + strspn(path, "/"), O_PATH | O_DIRECTORY,
+			      SCOPE_NO_SYMLINKS);
 	struct statx stx;
 
 	if (fd < 0 ||

@@ -20,14 +20,31 @@
 #include "jsonwriter.h"
 #include "patch.h"
 #include "spec.h"
+#include "storepath.h"
 
 #define HOOK_NAME "shiftbind-hook"
 
 struct registration {
 	const char *hook_path;
 	const char *stage;	/* where the hook belongs */
-	const char *other;	/* where it must not be */
+	const char *others[2];	/* the other stages, where it must not be */
 };
+
+/* stage is one of the stages r rewrites: its own or one of the others. */
+static bool is_other(const struct registration *r, const char *stage)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(r->others); i++)
+		if (!strcmp(stage, r->others[i]))
+			return true;
+	return false;
+}
+
+static bool rewrites(const struct registration *r, const char *stage)
+{
+	return !strcmp(stage, r->stage) || is_other(r, stage);
+}
 
 /* Recursion depth is bounded by json_parse's JSON_MAX_DEPTH. */
 static void write_value(struct json_writer *w, yajl_val v)
@@ -73,9 +90,9 @@ static bool is_our_hook(yajl_val entry)
 /*
  * entry runs our hook as write_our_hook() writes it for r: at r's path,
  * with an argv whose stage is r's.  The hook takes its stage from its
- * argv (prestart joins the container's namespaces, createContainer is
- * already in them), so an entry with the other stage's argument is no
- * registration, whatever stage lists it.
+ * argv (createRuntime and prestart join the container's namespaces,
+ * createContainer is already in them), so an entry with another stage's
+ * argument is no registration, whatever stage lists it.
  */
 static bool is_registration(yajl_val entry, const struct registration *r)
 {
@@ -122,7 +139,7 @@ static void write_our_hook(struct json_writer *w, const struct registration *r)
 /*
  * A stage's hook list: at our stage, the existing hooks and then ours
  * (the rootfs is shifted after what runs before it); at the other
- * stage, the existing hooks but ours.
+ * stages, the existing hooks but ours.
  */
 static void write_stage(struct json_writer *w, const char *stage, yajl_val list,
 			const struct registration *r)
@@ -155,7 +172,7 @@ static void write_hooks(struct json_writer *w, yajl_val hooks,
 
 		jw_string(w, key);
 		/* A stage given as null is an empty list (check_hooks_shape). */
-		if (!strcmp(key, r->stage) || !strcmp(key, r->other)) {
+		if (rewrites(r, key)) {
 			have_stage |= !strcmp(key, r->stage);
 			write_stage(w, key, YAJL_IS_ARRAY(list) ? list : NULL, r);
 		} else {
@@ -194,18 +211,94 @@ static void write_config(struct json_writer *w, yajl_val config,
 	jw_map_close(w);
 }
 
-/* Members patch_config rewrites must have the types it expects. */
+/* Every element of entry's optional array key is a string. */
+static int check_strings(yajl_val entry, const char *what, const char *key,
+			 struct error *e)
+{
+	yajl_val list, v;
+	size_t i;
+	int ret = json_opt_array(entry, what, key, &list, e);
+
+	for (i = 0; ret == 0 && list && i < list->u.array.len; i++) {
+		v = list->u.array.values[i];
+		if (!YAJL_IS_STRING(v))
+			ret = error_msg(e, EINVAL, "%s.%s[%zu]: expected a string, got %s",
+					what, key, i, json_type_name(v));
+	}
+	return ret;
+}
+
+/*
+ * One hook entry as the OCI runtime spec has it (config.md, "POSIX-
+ * platform Hooks"): path an absolute path, args and env arrays of
+ * strings, timeout an integer above 0.  what: "config.json:
+ * hooks.STAGE[I]".
+ */
+static int check_entry(yajl_val entry, const char *what, struct error *e)
+{
+	const char *path;
+	long long timeout;
+	int ret;
+
+	if (!YAJL_IS_OBJECT(entry))
+		return error_msg(e, EINVAL, "%s: expected an object, got %s", what,
+				 json_type_name(entry));
+	ret = json_get_string(entry, what, "path", &path, e);
+	if (ret == 0 && path[0] != '/')
+		ret = error_msg(e, EINVAL, "%s.path: \"%.256s\" is not an absolute path",
+				what, path);
+	if (ret == 0)
+		ret = check_strings(entry, what, "args", e);
+	if (ret == 0)
+		ret = check_strings(entry, what, "env", e);
+	if (ret == 0 && json_member(entry, "timeout"))
+		ret = json_get_integer(entry, what, "timeout", 1, INT_MAX, &timeout, e);
+	return ret;
+}
+
+/* The reason check_entry gave, and what to do. */
+static int refuse_entry(struct error *e)
+{
+	char reason[sizeof(e->msg)];
+
+	snprintf(reason, sizeof(reason), "%s", e->msg);
+	return error_msg(e, e->code,
+			 "%s; patch-config writes every other hook back as it is, and keeps none the runtime cannot run: fix or remove that entry (a hook is {\"path\": ABSOLUTE PATH, \"args\": [STRING...], \"env\": [STRING...], \"timeout\": SECONDS > 0}, only path required)",
+			 reason);
+}
+
+/*
+ * Every stage patch_config writes back is a list (or null), and every
+ * entry it keeps is a hook the runtime can run: it is written back as
+ * it is, and a bad one would fail every container of the bundle, or be
+ * read differently by each runtime.  Our own entries in the two stages
+ * it rewrites (its own and the other two) are replaced, not kept.
+ */
 static int check_hooks_shape(yajl_val config, const struct registration *r,
 			     struct error *e)
 {
-	const char *stages[] = { r->stage, r->other };
+	char stage_what[128], what[192];
 	yajl_val hooks, list;
-	size_t i;
+	const char *stage;
+	size_t i, j;
+	bool ours;
 	int ret;
 
 	ret = json_opt_object(config, "config.json", "hooks", &hooks, e);
-	for (i = 0; ret == 0 && hooks && i < ARRAY_SIZE(stages); i++)
-		ret = json_opt_array(hooks, "config.json: hooks", stages[i], &list, e);
+	for (i = 0; ret == 0 && hooks && i < hooks->u.object.len; i++) {
+		stage = hooks->u.object.keys[i];
+		ours = rewrites(r, stage);
+		ret = json_opt_array(hooks, "config.json: hooks", stage, &list, e);
+		snprintf(stage_what, sizeof(stage_what), "config.json: hooks.%.64s", stage);
+		for (j = 0; ret == 0 && list && j < list->u.array.len; j++) {
+			if (ours && is_our_hook(list->u.array.values[j]))
+				continue;
+			snprintf(what, sizeof(what), "%s[%zu]", stage_what, j);
+			ret = check_entry(list->u.array.values[j], what, e);
+			if (ret < 0)
+				ret = refuse_entry(e);
+		}
+	}
 	return ret;
 }
 
@@ -249,22 +342,30 @@ static bool target_in_image(yajl_val mounts, size_t i)
 	return true;
 }
 
-static void note_missing_targets(yajl_val config, const char *bundle,
-				 FILE *report)
+/*
+ * The rootfs as root.path names it: relative to the bundle directory
+ * that was checked (bundlefd), or absolute.  Only looked at, for notes.
+ */
+static int open_rootfs(int bundlefd, const char *path)
+{
+	return openat(path[0] == '/' ? AT_FDCWD : bundlefd, path,
+		      O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static void note_missing_targets(yajl_val config, int bundlefd,
+				 const char *bundle, FILE *report)
 {
 	yajl_val root = json_member(config, "root");
 	yajl_val path = root ? json_member(root, "path") : NULL;
 	yajl_val mounts = json_member(config, "mounts");
-	_cleanup_free_ char *rootfs = NULL;
 	_cleanup_close_ int rootfd = -1;
-	struct error ignored;
+	const char *rootfs;
 	size_t i, missing = 0;
 
 	if (!mounts || !YAJL_IS_ARRAY(mounts) || !path || !YAJL_IS_STRING(path))
 		return;
-	if (rootfs_resolve(bundle, YAJL_GET_STRING(path), &rootfs, &ignored) < 0)
-		return;
-	rootfd = open(rootfs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	rootfs = YAJL_GET_STRING(path);
+	rootfd = open_rootfs(bundlefd, rootfs);
 	if (rootfd < 0)
 		return;
 	for (i = 0; i < mounts->u.array.len; i++) {
@@ -277,8 +378,8 @@ static void note_missing_targets(yajl_val config, const char *bundle,
 	}
 	if (missing)
 		fprintf(report,
-			"\n  in a real-root-owned shared image the runtime cannot create them before the shift; run as root: shiftbind prepare-image %s\n",
-			rootfs);
+			"\n  in a real-root-owned shared image the runtime cannot create them before the shift; run as root: shiftbind prepare-image %s%s%s\n",
+			rootfs[0] == '/' ? "" : bundle, rootfs[0] == '/' ? "" : "/", rootfs);
 }
 
 static int write_patched(int dirfd, const char *display, yajl_val config,
@@ -306,16 +407,20 @@ static int write_patched(int dirfd, const char *display, yajl_val config,
  */
 static void report_registered(FILE *report, const char *display,
 			      const struct registration *r, size_t wrong,
-			      size_t elsewhere)
+			      const size_t elsewhere[])
 {
+	size_t i;
+
 	fprintf(report, "%s: hook registered at %s", display, r->stage);
 	if (wrong)
 		fprintf(report, ", replacing %zu entr%s of %s there that did not run `%s %s`",
 			wrong, wrong == 1 ? "y" : "ies", HOOK_NAME, r->hook_path,
 			r->stage);
-	if (elsewhere)
-		fprintf(report, ", removing %zu entr%s of %s at %s",
-			elsewhere, elsewhere == 1 ? "y" : "ies", HOOK_NAME, r->other);
+	for (i = 0; i < ARRAY_SIZE(r->others); i++)
+		if (elsewhere[i])
+			fprintf(report, ", removing %zu entr%s of %s at %s",
+				elsewhere[i], elsewhere[i] == 1 ? "y" : "ies",
+				HOOK_NAME, r->others[i]);
 	fputc('\n', report);
 }
 
@@ -324,20 +429,36 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 {
 	const struct registration r = {
 		.hook_path = hook_path,
-		.stage = rootless ? "createContainer" : "prestart",
-		.other = rootless ? "prestart" : "createContainer",
+		/*
+		 * createRuntime, not the deprecated prestart: crun runs both
+		 * at the same point, in the runtime's namespaces, with the
+		 * container's pid.  Patching moves an old bundle's prestart
+		 * entry here.
+		 */
+		.stage = rootless ? "createContainer" : "createRuntime",
+		.others = { rootless ? "createRuntime" : "createContainer", "prestart" },
 	};
 	_cleanup_json_ yajl_val config = NULL;
 	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int dirfd = -1;
-	char display[PATH_MAX + sizeof("/config.json")];
-	size_t len, ours, right, elsewhere, ignored;
+	char canon[PATH_MAX], display[PATH_MAX + sizeof("/config.json")];
+	size_t len, ours, right, elsewhere[ARRAY_SIZE(r.others)], ignored, moved = 0, i;
 	yajl_val hooks;
 	struct stat st;
 	int ret;
 
-	snprintf(display, sizeof(display), "%s/config.json", bundle);
-	ret = read_bundle_config(bundle, CONFIG_MAX, &dirfd, &text, &len, e);
+	/*
+	 * The bundle is opened once, through no link and only below
+	 * directories nobody else can change, and config.json is read and
+	 * replaced through that fd alone: root run on a path another user
+	 * controls rewrites nothing of theirs choosing.
+	 */
+	ret = bundle_open(bundle, &dirfd, canon, sizeof(canon), e);
+	if (ret < 0)
+		return error_context(e, "refusing bundle `%s`", bundle);
+	snprintf(display, sizeof(display), "%s/config.json", canon);
+	ret = read_regular_file_at(dirfd, "config.json", display, REFUSE_SYMLINK,
+				   CONFIG_MAX, &text, &len, e);
 	if (ret == 0 && fstatat(dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		ret = error_errno(e, errno, "stat `%s`", display);
 	/*
@@ -353,8 +474,11 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 		return ret;
 	hooks = json_member(config, "hooks");
 	count_ours(hooks, r.stage, &r, &ours, &right);
-	count_ours(hooks, r.other, &r, &elsewhere, &ignored);
-	if (ours == 1 && right == 1 && elsewhere == 0) {
+	for (i = 0; i < ARRAY_SIZE(r.others); i++) {
+		count_ours(hooks, r.others[i], &r, &elsewhere[i], &ignored);
+		moved += elsewhere[i];
+	}
+	if (ours == 1 && right == 1 && moved == 0) {
 		fprintf(report, "%s: hook already registered at %s\n", display, r.stage);
 	} else {
 		ret = write_patched(dirfd, display, config, &st, &r, e);
@@ -362,6 +486,6 @@ int patch_config(const char *bundle, const char *hook_path, bool rootless,
 			return ret;
 		report_registered(report, display, &r, ours - right, elsewhere);
 	}
-	note_missing_targets(config, bundle, report);
+	note_missing_targets(config, dirfd, canon, report);
 	return 0;
 }

@@ -28,8 +28,9 @@
  * What prepare-store changes, and nothing else: the metadata rootless
  * podman reads before its shift exists (the image and layer lists,
  * manifests, configs and lock files, which hold no file of any image)
- * readable by all, the store's own directory searchable, and the layers'
- * opaque marks copied to the form overlayfs reads in a user namespace.
+ * readable by all, the store's own directory searchable (and so every
+ * other entry at its top private), and the layers' opaque marks copied
+ * to the form overlayfs reads in a user namespace.
  * The layers keep the modes containers/storage gives them (overlay/ and
  * each layer's directory 0700 root): rootless podman reads them through
  * its shift, where real root's files are its namespace root's, so no
@@ -40,6 +41,8 @@ struct prepared {
 	unsigned int dirs;	/* metadata directories made searchable by all */
 	unsigned int files;	/* metadata files made readable by all */
 	unsigned int opaque;	/* user.overlay.opaque set */
+	unsigned int hidden;	/* top-level entries made private */
+	char hidden_names[512];	/* their names, for the report */
 	struct walk_stats walk;
 };
 
@@ -78,14 +81,83 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* The store's directory: searchable; its top-level lock files: readable. */
+static int top_entry(const struct walk_entry *ent, void *arg, struct error *e);
+static int readable_entry(const struct walk_entry *ent, void *arg,
+			  struct error *e);
+static int layer_entry(const struct walk_entry *ent, void *arg, struct error *e);
+
+/*
+ * prepare-store's walks: the store's top, then each top-level directory
+ * rootless podman reads; with the top-level lock files, all that the
+ * store's directory, searchable by every user, may show them.
+ */
+static const struct {
+	const char *sub;
+	walk_fn fn;
+} store_walks[] = {
+	{ "", top_entry },
+	{ "overlay-images", readable_entry },
+	{ "overlay-layers", readable_entry },
+	{ "overlay", layer_entry },
+};
+
+static bool walked_on_its_own(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(store_walks); i++)
+		if (*store_walks[i].sub && !strcmp(name, store_walks[i].sub))
+			return true;
+	return false;
+}
+
+/*
+ * Anything else at the top (defaultNetworkBackend, db.sql, libpod/,
+ * volumes/, a file an administrator left there) would be reached by
+ * every user through the store's directory once it is searchable: its
+ * group's and others' access is taken away.  Only real root's podman
+ * uses them, and real root needs no mode.
+ */
+static int hide_entry(const struct walk_entry *ent, struct prepared *p,
+		      struct error *e)
+{
+	mode_t mode = ent->st->st_mode & 07777;
+	const char *name = strrchr(ent->path, '/') + 1;
+	size_t len = strlen(p->hidden_names);
+
+	if (!(mode & 077))
+		return 0;
+	if (fchmod(ent->fd, mode & ~(mode_t)077) < 0)
+		return error_errno(e, errno, "chmod `%s` to %04o%s", ent->path,
+				   mode & ~(mode_t)077, errno == EROFS ? EROFS_HINT : "");
+	/* Cut with "..." when the names do not fit. */
+	if (len + 64 + 6 < sizeof(p->hidden_names))
+		snprintf(p->hidden_names + len, sizeof(p->hidden_names) - len,
+			 "%s%.64s", p->hidden ? ", " : "", name);
+	else if (strcmp(p->hidden_names + len - 3, "..."))
+		snprintf(p->hidden_names + len, sizeof(p->hidden_names) - len, ", ...");
+	p->hidden++;
+	return 0;
+}
+
+/*
+ * The store's directory: searchable; its top-level lock files: readable;
+ * the directories podman reads: walked on their own; the rest: private.
+ */
 static int top_entry(const struct walk_entry *ent, void *arg, struct error *e)
 {
+	const char *name = strrchr(ent->path, '/') + 1;
+	bool dir = S_ISDIR(ent->st->st_mode);
+	int ret;
+
 	if (ent->depth == 0)
 		return add_mode(ent, 0111, arg, e);
-	if (S_ISDIR(ent->st->st_mode))
+	if (dir && walked_on_its_own(name))
 		return WALK_SKIP_CONTENTS;
-	return has_suffix(ent->path, ".lock") ? add_mode(ent, 0444, arg, e) : 0;
+	if (!dir && has_suffix(name, ".lock"))
+		return add_mode(ent, 0444, arg, e);
+	ret = hide_entry(ent, arg, e);
+	return ret < 0 ? ret : dir ? WALK_SKIP_CONTENTS : 0;
 }
 
 #define OPAQUE_XATTR		"trusted.overlay.opaque"
@@ -216,16 +288,7 @@ static int prepare_walk(int fd, const char *canon, const char *sub, walk_fn fn,
 
 int prepare_store(const char *path, bool force, FILE *report, struct error *e)
 {
-	static const struct {
-		const char *sub;
-		walk_fn fn;
-	} walks[] = {
-		{ "", top_entry },
-		{ "overlay-images", readable_entry },
-		{ "overlay-layers", readable_entry },
-		{ "overlay", layer_entry },
-	};
-	struct prepared p = { 0, 0, 0, { 0 } };
+	struct prepared p = { 0, 0, 0, 0, "", { 0 } };
 	_cleanup_close_ int fd = -1;
 	char canon[PATH_MAX];
 	size_t i;
@@ -238,14 +301,17 @@ int prepare_store(const char *path, bool force, FILE *report, struct error *e)
 		ret = check_overlay_store(fd, canon, e);
 	if (ret == 0 && !force)
 		ret = store_check_image_only(fd, canon, e);
-	for (i = 0; ret == 0 && i < ARRAY_SIZE(walks); i++)
-		ret = prepare_walk(fd, canon, walks[i].sub, walks[i].fn, &p,
-				   report, e);
+	for (i = 0; ret == 0 && i < ARRAY_SIZE(store_walks); i++)
+		ret = prepare_walk(fd, canon, store_walks[i].sub, store_walks[i].fn,
+				   &p, report, e);
 	if (ret < 0)
 		return error_context(e, "preparing store %s", path);
 	fprintf(report,
 		"%s: prepared for rootless podman: %u directories and %u files of its metadata made readable by all users (no image file, and the layers' modes unchanged), %u opaque directories marked " OPAQUE_USER_XATTR "\n",
 		canon, p.dirs, p.files, p.opaque);
+	if (p.hidden)
+		fprintf(report, "%s: %u entries at its top that rootless podman does not read made private to their owner (chmod go-rwx), since every user can now search the store's directory: %s\n",
+			canon, p.hidden, p.hidden_names);
 	if (p.walk.skipped)
 		fprintf(report, "%s: %u entries skipped, listed above: changed while prepare-store ran, other mounts, or too deep; run it again when the store is quiet\n",
 			canon, p.walk.skipped);

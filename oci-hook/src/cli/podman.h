@@ -26,18 +26,21 @@
 #define PODMAN_INSIDE_OPTION	"--" PODMAN_INSIDE_NAME
 
 /*
- * prepare_store: what rootless podman needs of a store real root's podman
- * made, done in place and idempotent: the metadata it reads before its
- * shift exists (the image and layer lists, manifests, configs and lock
- * files: no image file) readable by every user, the store's directory
- * searchable; the layers (overlay/) keep their modes, for podman reads
- * them through its shift; and for every directory of a layer that
- * overlayfs marks opaque with trusted.overlay.opaque, the same value in
- * user.overlay.opaque, the form overlayfs reads when mounted in a user
- * namespace.  The store's path is resolved and checked as `allow` does;
- * every entry is reached from it by open_resolved() (SCOPE_SAME_MOUNT)
- * and changed through its fd (treewalk.h): what users swap in during the
- * walk is skipped and reported, never followed.  A live graphroot is refused unless force
+ * prepare_store: what rootless podman needs of a store real root's
+ * podman made, done in place and idempotent: the metadata it reads
+ * before its shift exists (the image and layer lists, manifests, configs
+ * and lock files: no image file) readable by every user, the store's
+ * directory searchable, and every other entry at its top
+ * (defaultNetworkBackend, db.sql, libpod/...) private to its owner, so
+ * that the searchable directory shows no user more; the layers
+ * (overlay/) keep their modes, for podman reads them through its shift;
+ * and for every directory of a layer that overlayfs marks opaque with
+ * trusted.overlay.opaque, the same value in user.overlay.opaque, the
+ * form overlayfs reads when mounted in a user namespace.  The store's
+ * path is resolved and checked as `allow` does; every entry is reached
+ * from it by open_resolved() (SCOPE_SAME_MOUNT) and changed through its
+ * fd (treewalk.h): what users swap in during the walk is skipped and
+ * reported, never followed.  A live graphroot is refused unless force
  * (store_check_image_only()).
  */
 int prepare_store(const char *path, bool force, FILE *report, struct error *e);

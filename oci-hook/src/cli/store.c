@@ -243,14 +243,21 @@ int apply_config(const char *file, FILE *report, struct error *e)
 	_cleanup_free_ char *text = NULL;
 	_cleanup_free_ bool *failed = NULL;
 	struct allow_list list = { NULL, 0 };
+	_cleanup_close_ int fd = -1;
 	size_t i, len, nfailed = 0;
-	char lines[256];
+	char lines[256], canon[PATH_MAX];
 	int ret;
 
-	ret = read_regular_file_at(AT_FDCWD, file, file, FOLLOW_SYMLINKS,
-				   ALLOW_CONF_MAX, &text, &len, e);
+	/*
+	 * Read whole and parsed before anything is marked: a store listed
+	 * twice is found before either line could mark it.
+	 */
+	ret = conf_file_open(file, &fd, canon, sizeof(canon), e);
+	if (ret < 0)
+		return error_context(e, "refusing %s, nothing marked", file);
+	ret = read_fd_capped(fd, canon, ALLOW_CONF_MAX, &text, &len, e);
 	if (ret == 0)
-		ret = allowconf_parse(text, file, &list, e);
+		ret = allowconf_parse(text, len, file, &list, e);
 	if (ret < 0)
 		return ret;
 	failed = calloc(list.count + 1, sizeof(*failed));

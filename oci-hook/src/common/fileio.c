@@ -139,7 +139,18 @@ int open_resolved(int dirfd, const char *path, int flags,
 	if (scope == SCOPE_IN_ROOT)
 		while (*path == '/')
 			path++;
-	fd = syscall(SYS_openat2, dirfd, *path ? path : ".", &how, sizeof(how));
+	if (!*path)
+		path = ".";
+	fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	/*
+	 * Without openat2(2) (valgrind before 3.20 has none), one name
+	 * other than ".." resolves alike with O_NOFOLLOW: it cannot leave
+	 * dirfd, and no link is followed.  Not for SCOPE_SAME_MOUNT: the
+	 * name may be a mount point.
+	 */
+	if (fd < 0 && errno == ENOSYS && scope == SCOPE_NO_SYMLINKS &&
+	    !strchr(path, '/') && strcmp(path, ".."))
+		fd = openat(dirfd, path, (int)how.flags);
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -234,8 +245,14 @@ int write_file_atomic(int dirfd, const char *display, const char *name,
 	if (fd < 0)
 		return error_errno(e, -fd, "create a temporary file next to `%s`", display);
 	ret = write_all(fd, data, len);
-	if (ret == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)
+	if (ret == 0 && fchown(fd, old->st_uid, old->st_gid) < 0) {
 		ret = -errno;
+		unlinkat(dirfd, tmp, 0);
+		return error_errno(e, -ret,
+				   "write `%s`: keep its owner %u:%u (run this as that user or as root)",
+				   display, (unsigned int)old->st_uid,
+				   (unsigned int)old->st_gid);
+	}
 	if (ret == 0 && fchmod(fd, old->st_mode & 0777) < 0)
 		ret = -errno;
 	if (ret == 0 && fsync(fd) < 0)

@@ -67,7 +67,8 @@ enum resolve_scope {
 /*
  * open_resolved: openat2(dirfd, path) with flags (O_CLOEXEC always) in
  * scope.  An empty path (or only slashes, for SCOPE_IN_ROOT) is dirfd
- * itself.  The fd, or -errno.
+ * itself.  The fd, or -errno (-ENOSYS without openat2, except for one
+ * name in SCOPE_NO_SYMLINKS, which openat(2) resolves alike).
  */
 int open_resolved(int dirfd, const char *path, int flags,
 		  enum resolve_scope scope);

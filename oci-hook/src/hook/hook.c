@@ -4,9 +4,12 @@
  * place, so that files owned by real root in a shared image appear owned
  * by the container's root.  See shiftbind-hook(8).
  *
- *   shiftbind-hook prestart          rootful runtimes: runs as host root in
+ *   shiftbind-hook createRuntime     rootful runtimes: runs as host root in
  *                                    the host's namespaces, joins the
  *                                    container's mount namespace
+ *   shiftbind-hook prestart          the same, for bundles registered
+ *                                    before createRuntime (prestart is
+ *                                    deprecated by the OCI runtime spec)
  *   shiftbind-hook createContainer   rootless runtimes: runs inside the
  *                                    container's user and mount namespaces
  *
@@ -36,14 +39,24 @@
 #include "sandbox.h"
 #include "spec.h"
 
+/* Where the hook runs, which decides what it joins. */
 enum stage {
-	STAGE_PRESTART,
-	STAGE_CREATE_CONTAINER,
+	STAGE_RUNTIME,		/* host root, the runtime's namespaces: joins the container's */
+	STAGE_CREATE_CONTAINER,	/* already in the container's namespaces */
 };
 
-static const char *const stage_names[] = {
-	[STAGE_PRESTART] = "prestart",
-	[STAGE_CREATE_CONTAINER] = "createContainer",
+/*
+ * The stage arguments.  crun runs createRuntime and prestart hooks at
+ * the same point, in the runtime's namespaces, with the container's
+ * pid in the state: both are STAGE_RUNTIME.
+ */
+static const struct {
+	const char *name;
+	enum stage stage;
+} stage_args[] = {
+	{ "createRuntime", STAGE_RUNTIME },
+	{ "prestart", STAGE_RUNTIME },
+	{ "createContainer", STAGE_CREATE_CONTAINER },
 };
 
 /* /proc/<pid>/uid_map is at most 340 short lines. */
@@ -52,14 +65,15 @@ static const char *const stage_names[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: shiftbind-hook prestart|createContainer\n"
+		"Usage: shiftbind-hook createRuntime|createContainer|prestart\n"
 		"\n"
 		"OCI hook: reads the container state on stdin and shifts the container's\n"
 		"rootfs bind mount (configfd bind, flag shift), so that real-root-owned\n"
 		"files of a shared image appear owned by the container's root.\n"
 		"\n"
-		"  prestart         register here for rootful runtimes\n"
+		"  createRuntime    register here for rootful runtimes\n"
 		"  createContainer  register here for rootless runtimes\n"
+		"  prestart         as createRuntime, for bundles registered before it\n"
 		"\n"
 		"A container without a user namespace is left alone.  Annotations:\n"
 		"  org.shiftbind.shift=false          do not shift this container\n"
@@ -74,9 +88,9 @@ static int parse_stage(const char *arg, enum stage *out)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(stage_names); i++)
-		if (!strcmp(arg, stage_names[i])) {
-			*out = (enum stage)i;
+	for (i = 0; i < ARRAY_SIZE(stage_args); i++)
+		if (!strcmp(arg, stage_args[i].name)) {
+			*out = stage_args[i].stage;
 			return 0;
 		}
 	return -EINVAL;
@@ -110,9 +124,9 @@ static int open_pinned_proc_dir(pid_t pid, const char *display, int *out,
 
 /*
  * The directory of the process whose id mappings and mount namespace
- * count: the container's init at prestart, the hook itself at
- * createContainer, where it runs inside the container's namespaces
- * (crun 1.8.1 passes pid 0 there).  At prestart it is pinned
+ * count: the container's init at createRuntime (or prestart), the hook
+ * itself at createContainer, where it runs inside the container's
+ * namespaces (crun 1.8.1 passes pid 0 there).  At createRuntime it is pinned
  * (open_pinned_proc_dir).
  */
 static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
@@ -121,10 +135,10 @@ static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
 	int fd;
 
 	switch (stage) {
-	case STAGE_PRESTART:
+	case STAGE_RUNTIME:
 		if (pid <= 0)
 			return error_msg(e, EINVAL,
-					 "state: pid: %d is no process; at prestart the runtime must pass the container's pid",
+					 "state: pid: %d is no process; at createRuntime and prestart the runtime must pass the container's pid",
 					 (int)pid);
 		snprintf(display, size, "/proc/%d", (int)pid);
 		break;
@@ -132,7 +146,7 @@ static int open_proc_dir(enum stage stage, pid_t pid, int *out, char *display,
 		snprintf(display, size, "/proc/self");
 		break;
 	}
-	if (stage == STAGE_PRESTART)
+	if (stage == STAGE_RUNTIME)
 		return open_pinned_proc_dir(pid, display, out, e);
 	fd = open(display, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -375,12 +389,13 @@ static const char *nothing_to_do(const struct hook_input *in)
 	return NULL;
 }
 
-static int check_stage_credentials(enum stage stage, struct error *e)
+static int check_stage_credentials(enum stage stage, const char *name,
+				   struct error *e)
 {
-	if (stage == STAGE_PRESTART && geteuid() != 0)
+	if (stage == STAGE_RUNTIME && geteuid() != 0)
 		return error_msg(e, EPERM,
-				 "prestart runs as uid %d, not root: rootless runtimes must register the hook at createContainer",
-				 (int)geteuid());
+				 "%s runs as uid %d, not root: rootless runtimes must register the hook at createContainer (createRuntime is for rootful runtimes); run: shiftbind patch-config --rootless BUNDLE",
+				 name, (int)geteuid());
 	return 0;
 }
 
@@ -419,8 +434,8 @@ static int confine(bool self_test, struct error *e)
  * a configfd prepared for each shift), then the hook confines itself,
  * checks the mounts and runs the prepared shifts.
  */
-static int act(enum stage stage, bool self_test, const struct hook_input *in,
-	       struct error *e)
+static int act(enum stage stage, const char *name, bool self_test,
+	       const struct hook_input *in, struct error *e)
 {
 	__attribute__((cleanup(targets_close))) struct targets t = { .count = 0 };
 	_cleanup_close_ int procfd = -1;
@@ -429,7 +444,7 @@ static int act(enum stage stage, bool self_test, const struct hook_input *in,
 
 	/* A syslog daemon started since the hook did still gets its lines. */
 	log_connect();
-	ret = check_stage_credentials(stage, e);
+	ret = check_stage_credentials(stage, name, e);
 	if (ret == 0)
 		ret = hook_input_validate(in, e);
 	if (ret == 0)
@@ -441,7 +456,7 @@ static int act(enum stage stage, bool self_test, const struct hook_input *in,
 		ret = kernel_check_configfd(configfd_probe(), e);
 	if (ret < 0)
 		return ret;
-	if (stage == STAGE_PRESTART) {
+	if (stage == STAGE_RUNTIME) {
 		ret = join_mount_namespace(procfd, in->pid, e);
 		if (ret < 0)
 			return error_context(e, "joining the container's mount namespace");
@@ -476,7 +491,8 @@ static int parse_input(bool self_test, struct hook_input *in, struct error *e)
 	return ret < 0 ? ret : parse_untrusted_input(exe, STDIN_FILENO, self_test, in, e);
 }
 
-static int run(enum stage stage, struct hook_input *in, struct error *e)
+static int run(enum stage stage, const char *name, struct hook_input *in,
+	       struct error *e)
 {
 	bool self_test = self_test_requested();
 	const char *why;
@@ -485,7 +501,7 @@ static int run(enum stage stage, struct hook_input *in, struct error *e)
 	ret = parse_input(self_test, in, e);
 	/* Name the container even when a later part of its input was refused. */
 	if (in->id)
-		log_set_context("%s: container %s", stage_names[stage], in->id);
+		log_set_context("%s: container %s", name, in->id);
 	if (ret < 0)
 		return ret;
 	log_input(in);
@@ -494,7 +510,7 @@ static int run(enum stage stage, struct hook_input *in, struct error *e)
 		log_msg(LOG_INFO, "%s", why);
 		return 0;
 	}
-	ret = act(stage, self_test, in, e);
+	ret = act(stage, name, self_test, in, e);
 	if (ret == 0)
 		log_msg(LOG_INFO, "done: %zu mount(s) shifted", 1 + in->opts.extra_count);
 	return ret;
@@ -518,8 +534,9 @@ int main(int argc, char **argv)
 	}
 	memset(&in, 0, sizeof(in));
 	log_open("shiftbind-hook", LOG_SINK_STDERR | LOG_SINK_SYSLOG | LOG_SINK_FILE);
-	log_set_context("%s", stage_names[stage]);
-	ret = run(stage, &in, &err);
+	/* Logged under the stage the runtime named: an old bundle's says prestart. */
+	log_set_context("%s", argv[1]);
+	ret = run(stage, argv[1], &in, &err);
 	if (ret < 0)
 		log_msg(LOG_ERR, "%s", err.msg);
 	hook_input_free(&in);

@@ -16,10 +16,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <linux/openat2.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/time.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -159,6 +162,33 @@ static long try_sysinfo(void)
 	struct sysinfo info;
 
 	return syscall(__NR_sysinfo, &info);
+}
+
+/* libc's own calls (issue 47): malloc's tcache key, the vDSO's fallbacks. */
+static long try_getrandom(void)
+{
+	unsigned char key[8];
+
+	return syscall(__NR_getrandom, key, sizeof(key), GRND_NONBLOCK);
+}
+
+static long try_clock_gettime_monotonic(void)
+{
+	struct timespec ts;
+
+	return syscall(__NR_clock_gettime, CLOCK_MONOTONIC, &ts);
+}
+
+static long try_gettimeofday(void)
+{
+	struct timeval tv;
+
+	return syscall(__NR_gettimeofday, &tv, NULL);
+}
+
+static long try_time(void)
+{
+	return syscall(__NR_time, NULL);
 }
 
 /* Signal 0 to this thread: the call abort() makes, harmless here. */
@@ -312,6 +342,10 @@ static const struct filter_case {
 	{ "write to the reply pipe", P, try_write_reply, REACHES_KERNEL },
 	{ "write to another fd", P, try_write_other_fd, REFUSED },
 	{ "sysinfo (glibc's qsort)", P, try_sysinfo, REACHES_KERNEL },
+	{ "getrandom (malloc's tcache key)", P, try_getrandom, REACHES_KERNEL },
+	{ "clock_gettime(CLOCK_MONOTONIC) syscall (no vDSO)", P, try_clock_gettime_monotonic, REACHES_KERNEL },
+	{ "gettimeofday syscall (no vDSO)", P, try_gettimeofday, REACHES_KERNEL },
+	{ "time syscall (no vDSO)", P, try_time, REACHES_KERNEL },
 	{ "mmap read-write", P, try_mmap_rw, REACHES_KERNEL },
 	{ "mmap executable", P, try_mmap_exec, REFUSED },
 	{ "open for reading", P, try_open_rdonly, REFUSED },
@@ -352,6 +386,10 @@ static const struct filter_case {
 	{ "ptrace", H, try_ptrace, REFUSED },
 	{ "mmap executable", H, try_mmap_exec, REFUSED },
 	{ "sysinfo (glibc's qsort)", H, try_sysinfo, REACHES_KERNEL },
+	{ "getrandom (malloc's tcache key)", H, try_getrandom, REACHES_KERNEL },
+	{ "clock_gettime(CLOCK_MONOTONIC) syscall (no vDSO)", H, try_clock_gettime_monotonic, REACHES_KERNEL },
+	{ "gettimeofday syscall (no vDSO)", H, try_gettimeofday, REACHES_KERNEL },
+	{ "time syscall (no vDSO)", H, try_time, REACHES_KERNEL },
 	/* Only the prepared shifts: CMD_RECONFIGURE on the reserved fds. */
 	{ "configfd_open", H, try_configfd_open, REFUSED },
 	{ "configfd CMD_RECONFIGURE, first reserved fd", H, try_reconfigure_first_slot, REACHES_KERNEL },

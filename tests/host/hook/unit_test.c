@@ -1138,6 +1138,13 @@ static void test_status_hostile_names(void)
 	free(text);
 }
 
+/* allow.conf text without a NUL byte. */
+static int parse_conf(const char *text, const char *file,
+		      struct allow_list *list, struct error *e)
+{
+	return allowconf_parse(text, strlen(text), file, list, e);
+}
+
 /*
  * Each bad line of allow.conf refused on its own, with its line and
  * reason; a good line "/good" is kept in every case.
@@ -1199,7 +1206,7 @@ static void test_allowconf_bad_lines(void)
 	for (i = 0; i < ARRAY_SIZE(bad_allowconf); i++) {
 		const struct allowconf_case *c = &bad_allowconf[i];
 
-		x = allowconf_parse(c->text, "f", &list, &e) == 0 ?
+		x = parse_conf(c->text, "f", &list, &e) == 0 ?
 		    entry_on_line(&list, c->line) : NULL;
 		if (!ok(list.count == 2 && x && x->error && strstr(x->error, c->expect) &&
 			x->mark.flags == 0 && x->mark.owners.count == 0 && !x->force &&
@@ -1210,14 +1217,56 @@ static void test_allowconf_bad_lines(void)
 		allow_list_free(&list);
 	}
 	/* Listed twice: neither line marks it, whichever came first. */
-	ok(allowconf_parse("/a\n/good\n/a rw owner=1001\n", "f", &list, &e) == 0 &&
+	ok(parse_conf("/a\n/good\n/a rw owner=1001\n", "f", &list, &e) == 0 &&
 	   list.count == 3 && good_kept(&list) &&
 	   list.entry[0].error && list.entry[2].error &&
-	   !strcmp(list.entry[0].error, "/a is listed on line 3 too: a store listed twice is marked by neither line; keep one line for it") &&
+	   !strcmp(list.entry[0].error, "/a is listed on line 3 too: a store listed twice is marked by none of its lines; keep one line for it") &&
 	   strstr(list.entry[2].error, "/a is listed on line 1 too") &&
 	   list.entry[2].mark.flags == 0 && list.entry[2].mark.owners.count == 0,
 	   "bad input: a store listed twice is marked by neither line (%s)",
 	   list.count ? list.entry[0].error : e.msg);
+	allow_list_free(&list);
+	/* One store written four ways: the same store, on four lines. */
+	ok(parse_conf("/srv/x owner=root\n/srv//x\n/good\n/srv/./x/ rw\n/srv/x/\n",
+		      "f", &list, &e) == 0 && list.count == 5 && good_kept(&list) &&
+	   list.entry[0].error && list.entry[1].error && list.entry[3].error &&
+	   list.entry[4].error &&
+	   !strcmp(list.entry[0].error, "/srv/x is listed on lines 2, 4 and 5 too: a store listed twice is marked by none of its lines; keep one line for it") &&
+	   !strcmp(list.entry[1].error, "/srv/x (written /srv//x) is listed on lines 1, 4 and 5 too: a store listed twice is marked by none of its lines; keep one line for it") &&
+	   strstr(list.entry[3].error, "/srv/x (written /srv/./x/) is listed on lines 1, 2 and 5 too") &&
+	   list.entry[3].mark.flags == 0 && list.entry[0].mark.owners.count == 0,
+	   "bad input: /srv/x, /srv//x, /srv/./x/ and /srv/x/ are one store listed four times");
+	allow_list_free(&list);
+	ok(parse_conf("/a/../b\n/good\n", "f", &list, &e) == 0 && list.count == 2 &&
+	   good_kept(&list) && list.entry[0].error &&
+	   !strcmp(list.entry[0].error, "`/a/../b`: \"..\" in the path; name the store without it"),
+	   "bad input: a path with .. refused on its line");
+	allow_list_free(&list);
+}
+
+/*
+ * A NUL byte ends no parsing: its line is refused with its column, the
+ * lines after it are read, and a store before the byte still counts as
+ * listed.
+ */
+static void test_allowconf_nul(void)
+{
+	static const char text[] = "/a\0 rw\n/good\n# x\0y\n/b\n/b2 rw\0\n/b2\n";
+	struct allow_list list = { NULL, 0 };
+	struct error e = { 0, "" };
+
+	ok(allowconf_parse(text, sizeof(text) - 1, "f", &list, &e) == 0 &&
+	   list.count == 6 && good_kept(&list) &&
+	   list.entry[0].error && list.entry[0].line == 1 &&
+	   !strcmp(list.entry[0].error, "a NUL byte at column 3: the line cannot be read as text, and what follows the byte would be lost; remove the byte and check the line") &&
+	   list.entry[0].mark.flags == 0 &&
+	   list.entry[2].error && list.entry[2].line == 3 && !list.entry[2].path &&
+	   strstr(list.entry[2].error, "a NUL byte at column 4") &&
+	   !list.entry[3].error && !strcmp(list.entry[3].path, "/b") &&
+	   list.entry[4].error && strstr(list.entry[4].error, "a NUL byte at column 7") &&
+	   list.entry[5].error &&
+	   !strcmp(list.entry[5].error, "/b2 is listed on line 5 too: a store listed twice is marked by none of its lines; keep one line for it"),
+	   "bad input: a NUL byte refuses its line only, the lines after it read");
 	allow_list_free(&list);
 }
 
@@ -1228,7 +1277,7 @@ static void test_allowconf(void)
 	const struct allow_entry *x;
 	size_t i;
 
-	ok(allowconf_parse("# stores\n\n/srv/images # shared\n  /var/lib/x\trw suid force\t# y\n"
+	ok(parse_conf("# stores\n\n/srv/images # shared\n  /var/lib/x\trw suid force\t# y\n"
 			   "/srv/rootless owner=root owner=1001 owner=100000-165535\n",
 			   "allow.conf", &list, &e) == 0 && list.count == 3,
 	   "allow.conf parses (%s)", e.msg);
@@ -1249,26 +1298,27 @@ static void test_allowconf(void)
 	}
 	allow_list_free(&list);
 	test_allowconf_bad_lines();
+	test_allowconf_nul();
 	{
 		char line[1024] = "/b";
 
 		for (i = 0; i < OWNERS_MAX + 1; i++)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " owner=%zu", 1000 + i);
-		ok(allowconf_parse(line, "f", &list, &e) == 0 && list.count == 1 &&
+		ok(parse_conf(line, "f", &list, &e) == 0 && list.count == 1 &&
 		   list.entry[0].error &&
 		   strstr(list.entry[0].error, "owner=1016: more than 16 owners"),
 		   "bad input: a seventeenth owner refused (%s)",
 		   list.count && list.entry[0].error ? list.entry[0].error : e.msg);
 		allow_list_free(&list);
 		*strrchr(line, ' ') = '\0';
-		ok(allowconf_parse(line, "f", &list, &e) == 0 && list.count == 1 &&
+		ok(parse_conf(line, "f", &list, &e) == 0 && list.count == 1 &&
 		   !list.entry[0].error &&
 		   list.entry[0].mark.owners.count == OWNERS_MAX, "sixteen owners accepted (%s)",
 		   e.msg);
 		allow_list_free(&list);
 	}
-	ok(allowconf_parse("", "f", &list, &e) == 0 && list.count == 0, "empty file");
+	ok(parse_conf("", "f", &list, &e) == 0 && list.count == 0, "empty file");
 	allow_list_free(&list);
 }
 
@@ -1522,12 +1572,13 @@ static void test_patch_config(void)
 	good_config(original);
 	ok(patch(false, &e) == 0, "patch-config (rootful) (%s)", e.msg);
 	first = slurp(config);
-	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"prestart\"") &&
-	   strstr(first, "\"timeout\": 10") && !strstr(first, "createContainer"),
-	   "hook added at prestart with args and timeout");
+	ok(count(first, "shiftbind-hook") == 2 && strstr(first, "\"createRuntime\"") &&
+	   strstr(first, "\"timeout\": 10") && !strstr(first, "createContainer") &&
+	   strstr(first, "\"prestart\": [") && strstr(first, "\"createRuntime\"") > strstr(first, "/bin/other"),
+	   "hook added at createRuntime with args and timeout, prestart's hooks kept: %s", first);
 	ok(strstr(first, "\"/bin/other\"") &&
 	   strstr(first, "/bin/other") < strstr(first, "shiftbind-hook"),
-	   "existing prestart hooks kept, ours last");
+	   "existing hooks kept, ours last");
 	ok(strstr(first, "1.50") && strstr(first, "\"poststop\""), "other members kept as written");
 	ok(patch(false, &e) == 0, "second patch-config succeeds");
 	second = slurp(config);
@@ -1546,12 +1597,12 @@ static void test_patch_config(void)
 	ok(strstr(first, "\"hooks\"") && strstr(first, "\"createContainer\""), "hooks added");
 	free(first);
 
-	/* "prestart": null is an empty list: one prestart key, with our hook. */
-	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"prestart\":null,\"createContainer\":null}}");
+	/* "createRuntime": null is an empty list: one such key, with our hook. */
+	good_config("{\"root\":{\"path\":\"rootfs\"},\"hooks\":{\"createRuntime\":null,\"prestart\":null,\"createContainer\":null}}");
 	ok(patch(false, &e) == 0, "patch-config of null stages (%s)", e.msg);
 	first = slurp(config);
-	ok(count(first, "\"prestart\": [") == 1 && count(first, "shiftbind-hook") == 2,
-	   "a null prestart becomes one list with our hook: %s", first);
+	ok(count(first, "\"createRuntime\": [") == 1 && count(first, "shiftbind-hook") == 2,
+	   "a null createRuntime becomes one list with our hook: %s", first);
 	free(first);
 
 	/* Registered at another path: --hook PATH replaces it. */
@@ -1645,6 +1696,49 @@ static void test_closep(void)
 	close(other);
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && !strcmp(s + n - m, end);
+}
+
+/*
+ * A context too long for the message (a long path) is cut, and the
+ * innermost reason, which ends the message, is kept whole.
+ */
+static void test_error_context_long(void)
+{
+	struct error e = { 0, "" };
+	char path[3000], reason[1990];
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	error_errno(&e, EACCES, "open `%s`", "/srv/a");
+	ok(error_context(&e, "preparing store %s", path) == -EACCES &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "preparing store /ppp", 20) &&
+	   ends_with(e.msg, "...: open `/srv/a`: Permission denied"),
+	   "error_context: a long path cut, the reason kept");
+	error_errno(&e, EACCES, "open `%s`", path);
+	ok(error_context(&e, "step %d", 3) == -EACCES &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "step 3: open `/ppp", 18) &&
+	   ends_with(e.msg, "...: Permission denied"),
+	   "error_errno keeps its reason past a long path, error_context its start and end");
+	/* A message that leaves the context no room is cut in its middle. */
+	memset(reason, 'r', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0';
+	error_msg(&e, EINVAL, "%s: the reason", reason);
+	ok(error_context(&e, "refusing `%s`", path) == -EINVAL &&
+	   strlen(e.msg) == ERROR_MSG_MAX - 1 &&
+	   !strncmp(e.msg, "refusing `/ppp", 14) && strstr(e.msg, "ppp...: rrr") &&
+	   strstr(e.msg, "rrr...rrr") &&
+	   ends_with(e.msg, "rrr: the reason"),
+	   "error_context: both cut, the context's start and the reason kept");
+}
+
 static void test_error(void)
 {
 	struct error e = { 0, "" };
@@ -1659,6 +1753,7 @@ static void test_error(void)
 	error_msg(&e, EINVAL, "%s", big);
 	ok(strlen(e.msg) == ERROR_MSG_MAX - 1 &&
 	   !strcmp(e.msg + ERROR_MSG_MAX - 4, "..."), "a cut message ends with ...");
+	test_error_context_long();
 }
 
 static void make_scratch(void)
