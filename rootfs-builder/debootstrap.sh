@@ -1,12 +1,15 @@
 #!/bin/bash
-# debootstrap.sh [SUITE]: print the path of the cached debootstrapped guest
-# base of Debian SUITE (default: the release of the kernel base KERNEL,
-# scripts/lib.sh's guest_release), creating it first when its inputs
-# changed.
+# debootstrap.sh [SUITE [VARIANT]]: print the path of the cached
+# debootstrapped guest base of Debian SUITE (default: the release of the
+# kernel base KERNEL, scripts/lib.sh's guest_release), creating it first
+# when its inputs changed.
 #
 # The base is keyed by the suite and its package list (rootfs-builder/
 # packages: the lines for every release and those naming SUITE), so it is
-# fetched once per release and reused until that list changes.  The
+# fetched once per release and reused until that list changes.  A
+# VARIANT (cluster) adds the lines of rootfs-builder/packages-VARIANT,
+# same format, and is a base of its own (base-SUITE-VARIANT-KEY), so
+# that its packages never weigh on the ordinary guests' images.  The
 # mirror is the one the host's apt sources name for the host's own
 # release (a Debian mirror serves every suite); DEBOOTSTRAP_MIRROR=URI
 # uses another.
@@ -18,16 +21,24 @@ readonly PACKAGES_FILE=$SHIFTBIND_ROOT/rootfs-builder/packages
 readonly APT_ETC=${APT_ETC:-/etc/apt}
 readonly DEBOOTSTRAP_SCRIPTS=${DEBOOTSTRAP_SCRIPTS:-/usr/share/debootstrap/scripts}
 suite= # the Debian suite of this base
+variant= # the package list's variant (packages-VARIANT), or none
 tmp=   # scratch directory of a running debootstrap, removed on exit
 
-# packages SUITE: the packages of SUITE's guest, comma-separated, in the
-# list's order: lines of one word, and lines naming SUITE after the word.
+# packages SUITE [VARIANT]: the packages of SUITE's guest, comma-separated,
+# in the list's order: lines of one word, and lines naming SUITE after the
+# word, of rootfs-builder/packages and then of packages-VARIANT.
 packages() {
+	local files=("$PACKAGES_FILE")
+	if [ -n "${2:-}" ]; then
+		[ -f "$PACKAGES_FILE-$2" ] ||
+			die "no package list for guest variant '$2' ($PACKAGES_FILE-$2); name a variant that has one (cluster)"
+		files+=("$PACKAGES_FILE-$2")
+	fi
 	awk -v suite="$1" '
 		/^[[:space:]]*(#|$)/ { next }
 		NF == 1 { print $1; next }
 		{ for (i = 2; i <= NF; i++) if ($i == suite) { print $1; next } }
-	' "$PACKAGES_FILE" | paste -sd, -
+	' "${files[@]}" | paste -sd, -
 }
 
 # host_codename: the codename of the host's own Debian release.
@@ -107,7 +118,9 @@ debootstrap_script() {
 }
 
 base_dir() {
-	echo "$SHIFTBIND_CACHE/guest/base-$suite-$(hash_string "$suite $(packages "$suite")")"
+	local list
+	list=$(packages "$suite" "$variant") || exit 1
+	echo "$SHIFTBIND_CACHE/guest/base-$suite${variant:+-$variant}-$(hash_string "$suite $list")"
 }
 
 create_base() {
@@ -121,7 +134,7 @@ create_base() {
 	trap 'rm -rf "$tmp"' EXIT
 	log "debootstrapping $suite from $uri into $dir (once per package list; log: $tmp/debootstrap.log)"
 	start=$SECONDS
-	if ! debootstrap --variant=minbase --include="$(packages "$suite")" "$suite" "$tmp/root" \
+	if ! debootstrap --variant=minbase --include="$(packages "$suite" "$variant")" "$suite" "$tmp/root" \
 		"$uri" "$script" >"$tmp/debootstrap.log" 2>&1; then
 		# Why a package failed to configure is in the target's own log.
 		if [ -f "$tmp/root/debootstrap/debootstrap.log" ]; then
@@ -142,14 +155,17 @@ create_base() {
 main() {
 	local dir
 	suite=${1:-}
+	variant=${2:-}
 	[ -n "$suite" ] || suite=$(guest_release "${KERNEL:-$DEFAULT_KERNEL}") || exit 1
 	[[ $suite =~ ^[a-z]+$ ]] ||
 		die "'$suite' is not a Debian suite name such as bookworm; name the release to debootstrap"
-	[ -n "$(packages "$suite")" ] ||
+	[[ $variant =~ ^[a-z]*$ ]] ||
+		die "'$variant' is not a guest variant name such as cluster"
+	[ -n "$(packages "$suite" "$variant")" ] ||
 		die "rootfs-builder/packages lists no package for $suite"
 	mkdir -p "$SHIFTBIND_CACHE/guest"
-	dir=$(base_dir)
-	[ -d "$dir" ] || with_lock "debootstrap-$suite" create_base "$dir"
+	dir=$(base_dir) || exit 1
+	[ -d "$dir" ] || with_lock "debootstrap-$suite${variant:+-$variant}" create_base "$dir"
 	echo "$dir"
 }
 
