@@ -39,6 +39,7 @@ static const struct {
 };
 
 #define OWNER_PREFIX "owner="
+#define GROUP_PREFIX "group="
 #define BLANKS " \t\r"
 
 void allow_list_free(struct allow_list *list)
@@ -65,7 +66,7 @@ static int unknown_word(const char *word, struct error *e)
 					 "\"%s\" is no option any more: stores are marked %s unless \"%s\" is given; remove it",
 					 word, retired[i].meaning, retired[i].opposite);
 	return error_msg(e, EINVAL,
-			 "unknown option \"%.64s\" (known: rw, suid, suid-host, force, owner=WHO)",
+			 "unknown option \"%.64s\" (known: rw, suid, suid-host, force, owner=WHO, group=NAME)",
 			 word);
 }
 
@@ -76,6 +77,8 @@ static int parse_word(const char *word, unsigned int *seen,
 
 	if (!strncmp(word, OWNER_PREFIX, strlen(OWNER_PREFIX)))
 		return owner_list_add(owners, OWNER_PREFIX, word + strlen(OWNER_PREFIX), e);
+	if (!strncmp(word, GROUP_PREFIX, strlen(GROUP_PREFIX)))
+		return owner_list_add_group(owners, GROUP_PREFIX, word + strlen(GROUP_PREFIX), e);
 	for (i = 0; i < ARRAY_SIZE(words); i++) {
 		if (strcmp(word, words[i].name))
 			continue;

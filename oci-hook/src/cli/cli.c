@@ -2,7 +2,7 @@
 /*
  * shiftbind: administer shift bind mounts.  See shiftbind(8).
  *
- *   shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH
+ *   shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--group NAME]... [--force] PATH
  *   shiftbind disallow [--revoke] PATH
  *   shiftbind shift SRC DST
  *   shiftbind status [--json] [PATH]
@@ -63,6 +63,7 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 		{ "suid", no_argument, NULL, 's' },
 		{ "suid-host", no_argument, NULL, 'S' },
 		{ "owner", required_argument, NULL, 'o' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,6 +88,10 @@ static int cmd_allow(int argc, char **argv, struct error *e)
 		case 'o':
 			/* A bad owner is said before the path is looked at. */
 			if (owner_list_add(&m.owners, "--owner ", optarg, e) < 0)
+				return -e->code;
+			break;
+		case 'g':
+			if (owner_list_add_group(&m.owners, "--group ", optarg, e) < 0)
 				return -e->code;
 			break;
 		default:
@@ -262,11 +267,12 @@ static int cmd_patch_config(int argc, char **argv, struct error *e)
 }
 
 static const struct command commands[] = {
-	{ "allow", "[--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH",
+	{ "allow", "[--rw] [--suid] [--suid-host] [--owner WHO]... [--group NAME]... [--force] PATH",
 	  "mark the store PATH allow-shift (real root): read-only, and set-ID bits\n"
 	  "      ignored, unless --rw, --suid (in its containers' shifts) or\n"
 	  "      --suid-host (on the host path too), for the user namespaces of the\n"
-	  "      owners WHO (uid, user name or FIRST-LAST; default: real root's only)",
+	  "      owners WHO (uid, user name or FIRST-LAST; default: real root's only)\n"
+	  "      and of the members of group NAME now (their uids)",
 	  cmd_allow },
 	{ "disallow", "[--revoke] PATH",
 	  "withdraw the allow-shift mark of the store PATH (real root); --revoke also takes back the shifts made through it",

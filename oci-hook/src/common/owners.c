@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* owners.c: see owners.h. */
 #include <ctype.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -98,6 +100,46 @@ static bool overlap(const struct owner_range *a, const struct owner_range *b)
 	return a->first <= b->last && b->first <= a->last;
 }
 
+/*
+ * add_range_uncovered: the uids of r that no owner of list covers yet,
+ * as ranges of their own (a group's members beside owner= lines).
+ */
+static int add_range_uncovered(struct owner_list *list, const char *option,
+			       const char *name, const struct owner_range *r,
+			       struct error *e)
+{
+	uid_t uid = r->first;
+	struct owner_range part;
+	size_t i;
+
+	for (;;) {
+		/* Skip what a listed owner covers. */
+		for (i = 0; i < list->count; i++)
+			if (list->item[i].first <= uid && uid <= list->item[i].last)
+				break;
+		if (i < list->count) {
+			if (list->item[i].last >= r->last)
+				return 0;
+			uid = list->item[i].last + 1;
+			continue;
+		}
+		/* From uid up to the next listed owner's start, or r's end. */
+		part.first = uid;
+		part.last = r->last;
+		for (i = 0; i < list->count; i++)
+			if (list->item[i].first > uid && list->item[i].first <= part.last)
+				part.last = list->item[i].first - 1;
+		if (list->count == OWNERS_MAX)
+			return error_msg(e, E2BIG,
+					 "%s%.64s: its members make more than %d owners; a mark lists at most %d (give the group's users uids in one range and list it as owner=FIRST-LAST)",
+					 option, name, OWNERS_MAX, OWNERS_MAX);
+		list->item[list->count++] = part;
+		if (part.last >= r->last)
+			return 0;
+		uid = part.last + 1;
+	}
+}
+
 int owner_list_add(struct owner_list *list, const char *option, const char *who,
 		   struct error *e)
 {
@@ -127,6 +169,155 @@ int owner_list_add(struct owner_list *list, const char *option, const char *who,
 	}
 	list->item[list->count++] = r;
 	return 0;
+}
+
+/* The uids of a group's members, growing. */
+struct uid_set {
+	uid_t *uid;
+	size_t count, size;
+};
+
+static int uid_set_add(struct uid_set *s, uid_t uid)
+{
+	size_t i;
+
+	for (i = 0; i < s->count; i++)
+		if (s->uid[i] == uid)
+			return 0;
+	if (s->count == s->size) {
+		size_t size = s->size ? 2 * s->size : 16;
+		uid_t *more = realloc(s->uid, size * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		s->uid = more;
+		s->size = size;
+	}
+	s->uid[s->count++] = uid;
+	return 0;
+}
+
+static int uid_cmp(const void *a, const void *b)
+{
+	uid_t x = *(const uid_t *)a, y = *(const uid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * group_find: name's gid and, in *members, a copy of its member list
+ * (NULL-terminated, strings in one block the caller frees): 1, 0 when
+ * OWNERS_GROUP has no such group, -errno.
+ */
+static int group_find(const char *name, gid_t *gid, char ***members)
+{
+	FILE *f = fopen(OWNERS_GROUP, "re");
+	struct group *gr;
+	size_t n, len, i;
+	char **copy, *p;
+	int hit = 0;
+
+	if (!f)
+		return -errno;
+	while (!hit && (gr = fgetgrent(f))) {
+		if (strcmp(gr->gr_name, name))
+			continue;
+		hit = 1;
+		*gid = gr->gr_gid;
+		for (n = 0, len = 0; gr->gr_mem[n]; n++)
+			len += strlen(gr->gr_mem[n]) + 1;
+		copy = malloc((n + 1) * sizeof(*copy) + len);
+		if (!copy) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		p = (char *)(copy + n + 1);
+		for (i = 0; i < n; i++) {
+			copy[i] = p;
+			p = stpcpy(p, gr->gr_mem[i]) + 1;
+		}
+		copy[n] = NULL;
+		*members = copy;
+	}
+	fclose(f);
+	return hit;
+}
+
+/* The uids of /etc/passwd's users whose login group is gid, into s. */
+static int login_group_users(gid_t gid, struct uid_set *s)
+{
+	FILE *f = fopen(OWNERS_PASSWD, "re");
+	struct passwd *pw;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	while (ret == 0 && (pw = fgetpwent(f)))
+		if (pw->pw_gid == gid)
+			ret = uid_set_add(s, pw->pw_uid);
+	fclose(f);
+	return ret;
+}
+
+/* The group's uids, sorted, in s. */
+static int group_uids(const char *option, const char *name, struct uid_set *s,
+		      struct error *e)
+{
+	_cleanup_free_ char **members = NULL;
+	gid_t gid = 0;
+	uid_t uid;
+	size_t i;
+	int ret = group_find(name, &gid, &members);
+
+	if (ret < 0)
+		return error_errno(e, -ret, "%s%.64s: read `" OWNERS_GROUP "`", option, name);
+	if (ret == 0)
+		return error_msg(e, ENOENT,
+				 "%s%.64s: no such group in " OWNERS_GROUP " (groups only a directory service knows cannot be resolved at boot: list their uids as owner=FIRST-LAST)",
+				 option, name);
+	for (i = 0; members[i]; i++) {
+		ret = passwd_find(members[i], &uid, NULL, NULL, 0);
+		if (ret < 0)
+			return error_errno(e, -ret, "%s%.64s: read `" OWNERS_PASSWD "`", option, name);
+		if (ret == 0)
+			return error_msg(e, ENOENT,
+					 "%s%.64s: member %.64s has no entry in " OWNERS_PASSWD " (give its uid with owner=UID, or remove it from the group)",
+					 option, name, members[i]);
+		ret = uid_set_add(s, uid);
+		if (ret < 0)
+			return error_errno(e, -ret, "%s%.64s", option, name);
+	}
+	ret = login_group_users(gid, s);
+	if (ret < 0)
+		return error_errno(e, -ret, "%s%.64s: read `" OWNERS_PASSWD "`", option, name);
+	qsort(s->uid, s->count, sizeof(*s->uid), uid_cmp);
+	return 0;
+}
+
+int owner_list_add_group(struct owner_list *list, const char *option,
+			 const char *name, struct error *e)
+{
+	struct uid_set s = { NULL, 0, 0 };
+	struct owner_list out = *list;
+	struct owner_range r;
+	size_t i, j;
+	int ret;
+
+	if (!name[0])
+		return error_msg(e, EINVAL, "%s\"\": an empty group name", option);
+	ret = group_uids(option, name, &s, e);
+	for (i = 0; ret == 0 && i < s.count; i = j) {
+		/* The run of consecutive uids from s.uid[i] on, as one range. */
+		for (j = i + 1; j < s.count && s.uid[j] == s.uid[j - 1] + 1; j++)
+			;
+		r.first = s.uid[i];
+		r.last = s.uid[j - 1];
+		ret = add_range_uncovered(&out, option, name, &r, e);
+	}
+	free(s.uid);
+	if (ret == 0)
+		*list = out;
+	return ret;
 }
 
 void owner_format(const struct owner_range *r, char *buf, size_t size)

@@ -28,6 +28,8 @@
  * apply-config runs at boot, before any network directory answers.
  */
 #define OWNERS_PASSWD	"/etc/passwd"
+/* Groups (owner_list_add_group), read from the file likewise. */
+#define OWNERS_GROUP	"/etc/group"
 
 /*
  * passwd_find: the OWNERS_PASSWD entry named name or, name NULL, with
@@ -58,6 +60,23 @@ struct owner_list {
  */
 int owner_list_add(struct owner_list *list, const char *option, const char *who,
 		   struct error *e);
+
+/*
+ * owner_list_add_group: the members of group name at this moment, added
+ * as owners: the users /etc/group lists as its members and those of
+ * /etc/passwd whose login group it is, their uids sorted and consecutive
+ * ones joined into ranges (each range one of the OWNERS_MAX).  A uid
+ * listed already (an owner= of the same line, another group) is left
+ * out, not refused: a group is a set.  Refuses an unknown group, a
+ * member /etc/passwd does not list and more owners than a mark takes,
+ * with a message that starts with option and name ("group=hpc").  A
+ * group without members adds nothing.  The mark keeps uids, not the
+ * group: a change of membership counts only once the store is marked
+ * again (shiftbind apply-config; shiftbind-allow-refresh.path does it
+ * when /etc/group or /etc/passwd changes).
+ */
+int owner_list_add_group(struct owner_list *list, const char *option,
+			 const char *name, struct error *e);
 
 /* owner_format: "1001" or "100000-165535", as the kernel takes it. */
 void owner_format(const struct owner_range *r, char *buf, size_t size);

@@ -1156,7 +1156,7 @@ static const struct allowconf_case {
 	const char *expect;
 } bad_allowconf[] = {
 	{ "unknown option", "/a rx\n/good\n", 1,
-	  "unknown option \"rx\" (known: rw, suid, suid-host, force, owner=WHO)" },
+	  "unknown option \"rx\" (known: rw, suid, suid-host, force, owner=WHO, group=NAME)" },
 	{ "retired ro", "/good\n/b ro\n", 2,
 	  "\"ro\" is no option any more: stores are marked read-only unless \"rw\" is given; remove it" },
 	{ "retired nosuid", "/a nosuid\n/good\n", 1,
@@ -1170,6 +1170,9 @@ static const struct allowconf_case {
 	{ "owner listed twice", "/b owner=0 owner=root\n/good\n", 1,
 	  "owner=root: overlaps 0, given before" },
 	{ "empty owner", "/b owner=\n/good\n", 1, "owner=\"\": an empty owner" },
+	{ "unknown group", "/good\n/b group=no-such-group-x\n", 2,
+	  "group=no-such-group-x: no such group in /etc/group" },
+	{ "empty group name", "/b group=\n/good\n", 1, "group=\"\": an empty group name" },
 };
 
 /* The entry of list on line, or NULL. */
@@ -1236,6 +1239,17 @@ static void test_allowconf_bad_lines(void)
 	   strstr(list.entry[3].error, "/srv/x (written /srv/./x/) is listed on lines 1, 2 and 5 too") &&
 	   list.entry[3].mark.flags == 0 && list.entry[0].mark.owners.count == 0,
 	   "bad input: /srv/x, /srv//x, /srv/./x/ and /srv/x/ are one store listed four times");
+	allow_list_free(&list);
+	/*
+	 * group=NAME: its members' uids at parse time (the host's root
+	 * group: root, whose login group it is); beside owner=0, the uid
+	 * listed already is left out, not refused.
+	 */
+	ok(parse_conf("/a group=root\n/b owner=0 group=root\n", "f", &list, &e) == 0 &&
+	   list.count == 2 && !list.entry[0].error && !list.entry[1].error &&
+	   owner_list_has(&list.entry[0].mark.owners, 0) &&
+	   list.entry[1].mark.owners.count == list.entry[0].mark.owners.count,
+	   "allow.conf group=root delegates to its members, uid 0 among them");
 	allow_list_free(&list);
 	ok(parse_conf("/a/../b\n/good\n", "f", &list, &e) == 0 && list.count == 2 &&
 	   good_kept(&list) && list.entry[0].error &&
