@@ -26,6 +26,13 @@
 # the image of the other; a release's debootstrapped base is shared by
 # all of its images.
 #
+# GUEST_VARIANT=cluster builds the image of the cluster suite's nodes
+# (tests/cluster/, docs/cluster.md): the base with
+# rootfs-builder/packages-cluster (Slurm, munge, NFS), the site's
+# configuration of configs/cluster/, a second user outside the cluster's
+# group, and the shared image packed as erofs and squashfs image files in
+# /srv/shared/images; rootfs-cluster-RELEASE-KEY.img, without selftests.
+#
 # GUEST_BASE=DIR uses DIR as the base instead of the debootstrapped one
 # (tests/host/guest_image_first_build.sh builds from a small stand-in);
 # GUEST_IMAGE_SIZE sets the image size (default 3G, sparse).
@@ -40,6 +47,9 @@ work= # scratch directory, removed on exit
 kselftests= # KSELFTEST_DIR, optional
 kind= # the kernel base of the kselftests, empty without them
 release= # the Debian suite of the guest
+variant=${GUEST_VARIANT:-} # cluster, or empty for the ordinary guest
+readonly CLUSTER_USER=outsider CLUSTER_UID=1002 CLUSTER_GROUP=hpc CLUSTER_GID=2000
+readonly OUTSIDER_SUBID_START=400000
 deb= # the shiftbind package, BIN_DIR/deb/shiftbind_*.deb
 
 install_project_files() {
@@ -129,6 +139,60 @@ assemble_overlay() {
 	[ -x "$bin/probe" ] || die "missing $bin/probe; build it with 'make guest'"
 	install_project_files "$overlay" "$bin"
 	install_shared_image "$overlay" "$base" "$bin"
+	[ "$variant" != cluster ] || install_cluster_files "$overlay"
+}
+
+# install_cluster_files OVERLAY: the site's configuration of the cluster
+# nodes (configs/cluster/, as docs/cluster.md has an admin write it) and
+# the rig's boot of a node (rootfs-builder/guest/cluster-node.sh).
+install_cluster_files() {
+	local o=$1 c=$SHIFTBIND_ROOT/configs/cluster
+	install -m 755 "$SHIFTBIND_ROOT/rootfs-builder/guest/cluster-node.sh" "$o/$GUEST_LIB/"
+	install -D -m 644 "$c/slurm.conf" "$o/etc/slurm/slurm.conf"
+	install -m 755 "$c/prolog-scratch.sh" "$c/epilog-scratch.sh" "$o/etc/slurm/"
+	install -D -m 644 "$c/exports" "$o/etc/exports"
+	install -D -m 644 "$c/nfs.conf" "$o/etc/nfs.conf.d/cluster.conf"
+	install -m 644 "$c/hosts" "$o/etc/hosts"
+	cat "$c/fstab" >>"$o/etc/fstab"
+	install -D -m 644 "$c/shiftbind-allow-refresh.path" "$c/shiftbind-allow-refresh.service" \
+		-t "$o/etc/systemd/system/"
+	install -D -m 644 "$c/shiftbind-allow-slurmd.conf" \
+		"$o/etc/systemd/system/shiftbind-allow.service.d/cluster.conf"
+	install -D -m 755 "$c/cluster-image-switch" "$c/node-reboot" -t "$o/usr/local/sbin/"
+	install -d -m 755 "$o/srv/shared" "$o/srv/cluster/erofs" "$o/srv/cluster/squashfs" \
+		"$o/etc/shiftbind/images"
+	ln -s /srv/shared/images/busybox-v1.erofs "$o/etc/shiftbind/images/busybox.erofs"
+	ln -s /srv/shared/images/busybox-v1.squashfs "$o/etc/shiftbind/images/busybox.squashfs"
+}
+
+# configure_cluster ROOT: what needs the staging copy's own tools: the
+# cluster's group (the test user a member) and a user outside it, both
+# with subordinate ids; and the image files the nodes mount, packed from
+# the shared image by the guest's mkfs.erofs and mksquashfs: a directory
+# holding busybox/ (the rootfs) with etc/image-version "v1".  Made here,
+# after the key: their bytes (timestamps, UUIDs) differ at every build.
+configure_cluster() {
+	local root=$1 src=/tmp/cluster-image-src
+	groupadd --root "$root" --gid "$CLUSTER_GID" "$CLUSTER_GROUP"
+	usermod --root "$root" -a -G "$CLUSTER_GROUP" "$TEST_USER"
+	useradd --root "$root" --create-home --uid "$CLUSTER_UID" --shell /bin/bash "$CLUSTER_USER"
+	# One range of its own, in place of any useradd chose.
+	sed -i "/^$CLUSTER_USER:/d" "$root/etc/subuid" "$root/etc/subgid"
+	echo "$CLUSTER_USER:$OUTSIDER_SUBID_START:$SUBID_COUNT" >>"$root/etc/subuid"
+	echo "$CLUSTER_USER:$OUTSIDER_SUBID_START:$SUBID_COUNT" >>"$root/etc/subgid"
+	install -m 644 "$SHIFTBIND_ROOT/configs/cluster/allow.conf" "$root/etc/shiftbind/allow.conf"
+	install -d -m 0711 "$root$src"
+	cp -a "$root/srv/images/busybox" "$root$src/busybox"
+	echo v1 >"$root$src/busybox/etc/image-version"
+	install -d -m 0755 "$root/srv/shared/images"
+	if ! { chroot "$root" mkfs.erofs /srv/shared/images/busybox-v1.erofs "$src" &&
+		chroot "$root" mksquashfs "$src" /srv/shared/images/busybox-v1.squashfs -noappend -quiet; } \
+		>"$work/mkfs.log" 2>&1; then
+		cat "$work/mkfs.log" >&2
+		die "packing the cluster's image files in the $release guest image failed (above); are erofs-utils and squashfs-tools in rootfs-builder/packages?"
+	fi
+	chmod 0644 "$root"/srv/shared/images/busybox-v1.*
+	rm -rf "${root:?}$src"
 }
 
 # Content hash of a directory tree: names, modes, owners, link targets and
@@ -191,13 +255,14 @@ make_image() {
 	configure_users "$work/root"
 	install_package "$work/root"
 	configure_site "$work/root"
+	[ "$variant" != cluster ] || configure_cluster "$work/root"
 	mkfs.ext4 -q -F -L shiftbind-root -d "$work/root" "$work/rootfs.img" "$IMAGE_SIZE" >/dev/null
 	prune_old_images 2
 	mv "$work/rootfs.img" "$image"
 }
 
 # image_name KEY: the file name of the image of this kind with KEY.
-image_name() { echo "rootfs-${kind:+$kind-}$release-$1.img"; }
+image_name() { echo "rootfs-${variant:+$variant-}${kind:+$kind-}$release-$1.img"; }
 
 # prune_old_images KEEP: delete all but the KEEP newest cached images of
 # this kind (up to $IMAGE_SIZE of sparse file each; a run in progress may
@@ -231,14 +296,19 @@ main() {
 		[ -d "$kselftests" ] || die "no selftests at $kselftests; build them with 'KERNEL=$kind scripts/kselftests.sh'"
 	fi
 	release=$(guest_release "${KERNEL:-$DEFAULT_KERNEL}") || exit 1
+	case $variant in
+	'') ;;
+	cluster) [ -z "$kselftests" ] || die "the cluster image holds no selftests; build it without KSELFTEST_DIR" ;;
+	*) die "GUEST_VARIANT='$variant' is not a guest variant; unset it, or set it to cluster" ;;
+	esac
 	require_cmd mkfs.ext4 e2fsprogs
-	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release")} || exit 1
+	base=${GUEST_BASE:-$("$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release" "$variant")} || exit 1
 	[ -d "$base" ] || die "guest base $base is not a directory; unset GUEST_BASE to debootstrap one"
 	mkdir -p "$SHIFTBIND_CACHE/guest"
 	work=$(mktemp -d "$SHIFTBIND_CACHE/guest/.image.XXXXXX")
 	trap 'rm -rf "$work"' EXIT
 	assemble_overlay "$work/overlay" "$base" "$bin"
-	key=$(hash_string "$kind $release $(basename "$base") $(tree_hash "$work/overlay") \
+	key=$(hash_string "${variant:+$variant }$kind $release $(basename "$base") $(tree_hash "$work/overlay") \
 		$(hash_files "$0")")
 	image=$SHIFTBIND_CACHE/guest/$(image_name "$key")
 	with_lock image make_image "$image" "$base" "$work/overlay"

@@ -26,6 +26,11 @@ DEFAULT_KERNEL=6.12
 # costs 21 minutes of CI's 90: 6.12's, the newer port.
 DEFAULT_TEST_KERNELS="6.1 6.12"
 DEFAULT_DEBUG_KERNEL=6.12
+# The base whose test kernel the multi-node suites (tests/SUITE/nodes:
+# cluster.) boot, on two guests of the cluster image: one base per run,
+# since two guests at once are most of the machine.  CLUSTER_KERNEL
+# chooses another of the run's bases.
+DEFAULT_CLUSTER_KERNEL=6.12
 
 # The Debian release each kernel base's guest runs, "BASE=SUITE": the
 # release that ships that kernel, so that each base is proven with the
@@ -146,6 +151,20 @@ debug_kernel() {
 	[ -z "$want" ] ||
 		die "DEBUG_KERNEL=$want is not among the kernels of this run ($*); add it to TEST_KERNELS or choose one of them"
 	echo "$1"
+}
+
+# cluster_kernel BASE...: which of a run's bases boots the multi-node
+# suites: CLUSTER_KERNEL when set (it must be one of them), else
+# DEFAULT_CLUSTER_KERNEL when it is one of them; nothing (status 1) when
+# neither is: the run does not boot them (KERNEL=6.1 make test).
+cluster_kernel() {
+	local want=${CLUSTER_KERNEL:-$DEFAULT_CLUSTER_KERNEL} base
+	for base in "$@"; do
+		[ "$base" = "$want" ] && echo "$base" && return 0
+	done
+	[ -z "${CLUSTER_KERNEL:-}" ] ||
+		die "CLUSTER_KERNEL=$CLUSTER_KERNEL is not among the kernels of this run ($*); add it to TEST_KERNELS or choose one of them"
+	return 1
 }
 
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }

@@ -10,7 +10,13 @@
 #   console.log      everything the guest printed on its serial console
 #   guest.results    what the guest wrote to its results port
 # (GUEST_CONSOLE and GUEST_RESULTS name other files, for a second boot;
-# GUEST_SCRATCH_DISK attaches a raw disk image as /dev/vdb, for make bench).
+# GUEST_SCRATCH_DISK attaches a raw disk image as /dev/vdb, for make bench;
+# GUEST_NETDEV gives the guest a virtio network card on that QEMU netdev,
+# "socket,listen=127.0.0.1:PORT" or "socket,connect=127.0.0.1:PORT",
+# with the MAC address GUEST_MAC: the cluster suite's private network
+# between two QEMU processes, scripts/cluster.sh; GUEST_REBOOT=1 lets a
+# reboot in the guest restart it in the same QEMU, same disk, network
+# and results port, instead of ending the run).
 # and exits 0 only when the guest powered off after writing its
 # completion marker.  A panic, a hang (host-side timeout, GUEST_TIMEOUT
 # seconds) or a missing marker is a failure that names the console log.
@@ -81,7 +87,16 @@ qemu=(qemu-system-x86_64 -machine q35 -accel "$(qemu_accel)" -cpu max,la57=off -
 	-device virtio-serial-pci
 	-chardev "file,id=results,path=$results"
 	-device virtserialport,chardev=results,name=shiftbind.results
-	-nic none -display none -no-reboot)
+	-display none)
+if [ -n "${GUEST_NETDEV:-}" ]; then
+	[[ $GUEST_NETDEV =~ ^socket,(listen|connect)=127\.0\.0\.1:[0-9]+$ ]] ||
+		die "GUEST_NETDEV='$GUEST_NETDEV' is not socket,listen=127.0.0.1:PORT or socket,connect=127.0.0.1:PORT (the guests' network stays on this machine's loopback)"
+	qemu+=(-netdev "$GUEST_NETDEV,id=net0"
+		-device "virtio-net-pci,netdev=net0,mac=${GUEST_MAC:?GUEST_NETDEV needs GUEST_MAC}")
+else
+	qemu+=(-nic none)
+fi
+[ "${GUEST_REBOOT:-}" = 1 ] || qemu+=(-no-reboot)
 [ -z "${GUEST_SCRATCH_DISK:-}" ] ||
 	qemu+=(-drive "file=$GUEST_SCRATCH_DISK,if=virtio,format=raw,cache=unsafe")
 

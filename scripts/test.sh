@@ -12,6 +12,10 @@
 # once the test kernels are built (before_boot).  Under TCG a guest keeps
 # about 1.25 of the machine's 2 cores busy; the rest would idle.
 #
+# The multi-node suites (those with a tests/SUITE/nodes file: cluster.)
+# boot two guests of the cluster image on one base (scripts/lib.sh's
+# cluster_kernel; scripts/cluster.sh), after the other guest suites.
+#
 # Guest results are named SUITE@BASE.NAME and steps step.NAME@BASE, so a
 # failure says on which kernel (tests/lib/runner.sh --kernel); host
 # results stay host.NAME.
@@ -171,10 +175,15 @@ background_build() {
 			[ "${kernel_built[$built]}" = ok ] || continue
 			package_in_background "$built" || true # host.deb_contents says why
 		done
-		# A failed debootstrap is retried, and reported, by image@BASE.
+		# A failed debootstrap is retried, and reported, by image@BASE
+		# (and cluster-image@BASE).
 		if [ "$variant" = test ] && ! { release=$(guest_release "$base") &&
 			nice -n 19 "$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release" >/dev/null; }; then
 			log "the debootstrap of $base's guest release failed; the image@$base step tries it again"
+		fi
+		if [ "$variant" = test ] && [ "$base" = "$cluster_base" ] && ! { release=$(guest_release "$base") &&
+			nice -n 19 "$SHIFTBIND_ROOT/rootfs-builder/debootstrap.sh" "$release" cluster >/dev/null; }; then
+			log "the debootstrap of $base's cluster guest failed; the cluster-image@$base step tries it again"
 		fi
 		require_series "$base" &&
 			KERNEL=$base nice -n 19 "$SHIFTBIND_ROOT/scripts/kernel.sh" build "$variant" &&
@@ -297,6 +306,33 @@ run_debug_suites() {
 		console-debug.log "$(IFS=,; echo "$*")" || true
 }
 
+# run_cluster_suites SUITE...: the multi-node suites, on the two cluster
+# guests of cluster_base (scripts/cluster.sh), from the cluster image
+# (build-image.sh, GUEST_VARIANT=cluster: step cluster-image@BASE); node1
+# runs the suites (step cluster-boot@BASE; results guest-cluster@BASE,
+# consoles console-node1@BASE.log and console-node2@BASE.log).
+run_cluster_suites() {
+	local base=$cluster_base dirs=() suite image release
+	[ -n "$base" ] || return 0
+	for suite in "$@"; do dirs+=("$TESTS/$suite"); done
+	expect "$base" "${dirs[@]}"
+	prepare_test_kernel "$base" &&
+		release=$(guest_release "$base") &&
+		image=$(step "cluster-image@$base" env KERNEL="$base" GUEST_VARIANT=cluster \
+			"$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin") || return 0
+	before_boot
+	log "booting the two cluster guests on $base for suites: $*"
+	GUEST_RESULTS=$(out_file guest-cluster.results "$base") \
+		GUEST_CONSOLE=$(out_file console-node1.log "$base") \
+		NODE2_RESULTS=$(out_file node2.results "$base") \
+		NODE2_CONSOLE=$(out_file console-node2.log "$base") \
+		NODE2_LOG=$(out_file run-node2.log "$base") \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} \
+		GUEST_APPEND="shiftbind.kernel=$base shiftbind.guest_release=$release ${GUEST_APPEND:-}" \
+		step "cluster-boot@$base" "$SHIFTBIND_ROOT/scripts/cluster.sh" \
+		"${test_kernel[$base]}" "$image" "$(IFS=,; echo "$*")" || true
+}
+
 # write_durations RESULTS...: their "# took SECONDS WHAT" lines, slowest
 # first, as "SECONDS WHAT" in durations.txt.
 write_durations() {
@@ -310,9 +346,11 @@ selected() {
 	[[ ",$SUITES," == *",$1,"* ]]
 }
 
-# The run's kernel bases and host suite directories (main).
+# The run's kernel bases and host suite directories, and the base of
+# the multi-node suites, if they run (main).
 kernels=()
 host_dirs=()
+cluster_base=
 
 # start_host_suites [background]: run the host suites, in the background
 # at low priority while a guest boots (before_boot), else here.  They
@@ -352,7 +390,7 @@ finish_host_suites() {
 }
 
 main() {
-	local suite list base debug_base guest=() debug=()
+	local suite list base debug_base guest=() debug=() cluster=()
 	[ -n "$bin" ] || die "usage: test.sh BIN_DIR"
 	list=$(test_kernels) || exit 1
 	mapfile -t kernels <<<"$list"
@@ -366,6 +404,10 @@ main() {
 	done
 	while read -r suite; do
 		selected "$suite" || continue
+		if [ -f "$TESTS/$suite/nodes" ]; then
+			cluster+=("$suite")
+			continue
+		fi
 		case $(suite_kernel "$suite") in
 		test) guest+=("$suite") ;;
 		debug) debug+=("$suite") ;;
@@ -376,11 +418,19 @@ main() {
 	if [ "${#debug[@]}" -gt 0 ]; then
 		debug_base=$(debug_kernel "${kernels[@]}") || exit 1
 	fi
+	if [ "${#cluster[@]}" -gt 0 ]; then
+		cluster_base=$(cluster_kernel "${kernels[@]}") ||
+			{ [ -z "${CLUSTER_KERNEL:-}" ] || exit 1; }
+		[ -n "$cluster_base" ] ||
+			log "not booting the multi-node suites (${cluster[*]}): their base, $DEFAULT_CLUSTER_KERNEL, is not among this run's kernels (${kernels[*]})"
+	fi
 
 	[ "${#host_dirs[@]}" -eq 0 ] ||
 		"$TESTS/lib/runner.sh" --list "${host_dirs[@]}" >>"$SHIFTBIND_OUT/expected.list"
 	if [ "${#guest[@]}" -gt 0 ]; then
 		for base in "${kernels[@]}"; do kernel_plan+=("$base test"); done
+	elif [ -n "$cluster_base" ]; then
+		kernel_plan+=("$cluster_base test")
 	fi
 	[ "${#debug[@]}" -eq 0 ] || kernel_plan+=("$debug_base debug")
 
@@ -389,6 +439,9 @@ main() {
 			run_test_suites "$base" "${guest[@]}"
 		done
 	fi
+	# Beside the rest of the debug kernel's build, which the fuzz boot
+	# waits for.
+	[ "${#cluster[@]}" -eq 0 ] || run_cluster_suites "${cluster[@]}"
 	[ "${#debug[@]}" -eq 0 ] || run_debug_suites "$debug_base" "${debug[@]}"
 	finish_host_suites
 	wait # a background build whose boot never came (a failed step)
