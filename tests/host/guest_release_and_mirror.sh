@@ -63,6 +63,23 @@ done
 assert_contains ",containernetworking-plugins," ",$bookworm," "bookworm's packages"
 [[ ,$trixie, != *",containernetworking-plugins,"* ]] || fail "trixie's packages name podman 4's CNI plugins: $trixie"
 
+# The cluster variant: the release's list, then rootfs-builder/
+# packages-cluster's; a base of its own, the plain one's key unchanged.
+cluster=$(in_debootstrap -- packages trixie cluster)
+[[ $cluster == "$trixie",* ]] || fail "the cluster variant's packages do not start with trixie's: $cluster"
+for pkg in slurm-wlm munge nfs-kernel-server nfs-common squashfuse; do
+	assert_contains ",$pkg," ",$cluster," "the cluster variant's packages"
+	[[ ,$trixie, != *",$pkg,"* ]] || fail "trixie's plain packages name $pkg, a cluster package: $trixie"
+done
+assert_status 1 in_debootstrap -- packages trixie nosuch
+assert_contains "no package list for guest variant 'nosuch'" "$OUTPUT"
+plain=$(in_debootstrap SHIFTBIND_CACHE=/c -- eval 'suite=trixie variant=; base_dir')
+variant=$(in_debootstrap SHIFTBIND_CACHE=/c -- eval 'suite=trixie variant=cluster; base_dir')
+assert_match '^/c/guest/base-trixie-[0-9a-f]{16}$' "$plain" "the plain trixie base"
+assert_match '^/c/guest/base-trixie-cluster-[0-9a-f]{16}$' "$variant" "the cluster base"
+assert_eq "/c/guest/base-trixie-$(in_lib -- hash_string "trixie $trixie")" "$plain" \
+	"the plain base's key (the same as before variants)"
+
 # The mirror: the host's own release, component main, of either format.
 mkdir -p "$SCRATCH/apt/sources.list.d"
 echo VERSION_CODENAME=bookworm >"$SCRATCH/os-release"
