@@ -54,6 +54,10 @@ cluster_munge() {
 # nfs-server.service: the nfsd filesystem, the exports, mountd, nfsd's
 # threads (NFSv4 only, short grace: /etc/nfs.conf.d/cluster.conf).
 cluster_nfs_server() {
+	grep -qw nfsd /proc/filesystems || {
+		echo "this kernel has no NFS server (CONFIG_NFSD, CONFIG_NFSD_V4: configs/kernel-vm.config); rebuild it"
+		return 1
+	}
 	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
 	exportfs -r &&
 		rpc.mountd &&
@@ -64,6 +68,10 @@ cluster_nfs_server() {
 # boots (its QEMU starts first, its nfsd some seconds later).
 cluster_nfs_mount() {
 	local try
+	grep -qw nfs4 /proc/filesystems || {
+		echo "this kernel has no NFSv4 client (CONFIG_NFS_FS, CONFIG_NFS_V4: configs/kernel-vm.config); rebuild it"
+		return 1
+	}
 	for try in $(seq 60); do
 		mount /srv/shared 2>/dev/null && return 0
 		sleep 2
@@ -88,6 +96,8 @@ cluster_boot() {
 	fi
 	cluster_step "the image mounts of /etc/fstab" mount -a -t erofs,squashfs
 	start_enabled_unit shiftbind-allow.service
+	# The units' RuntimeDirectory=slurm.
+	install -d -o slurm -g slurm -m 0755 /run/slurm
 	[ "$node" != node1 ] || cluster_step slurmctld.service slurmctld
 	cluster_step slurmd.service slurmd
 }
