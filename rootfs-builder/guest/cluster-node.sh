@@ -28,14 +28,16 @@ cluster_address() {
 }
 
 # cluster_step NAME CMD...: run one unit's work, and say how it went.
+# Its output goes through a file, not a pipe: a daemon that kept the
+# pipe open would hold the boot.
 cluster_step() {
-	local name=$1 out status=0
+	local name=$1 status=0 log=/run/cluster-step.log
 	shift
-	out=$("$@" 2>&1) || status=$?
+	"$@" >"$log" 2>&1 </dev/null || status=$?
 	if [ "$status" -eq 0 ]; then
 		echo "cluster: $name: started"
 	else
-		echo "cluster: $name: failed (exit $status): $out"
+		echo "cluster: $name: failed (exit $status): $(cat "$log")"
 	fi
 	return "$status"
 }
