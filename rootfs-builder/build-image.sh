@@ -148,7 +148,7 @@ assemble_overlay() {
 install_cluster_files() {
 	local o=$1 c=$SHIFTBIND_ROOT/configs/cluster
 	install -m 755 "$SHIFTBIND_ROOT/rootfs-builder/guest/cluster-node.sh" "$o/$GUEST_LIB/"
-	install -D -m 644 "$c/slurm.conf" "$o/etc/slurm/slurm.conf"
+	install -D -m 644 "$c/slurm.conf" "$c/cgroup.conf" -t "$o/etc/slurm/"
 	install -m 755 "$c/prolog-scratch.sh" "$c/epilog-scratch.sh" "$o/etc/slurm/"
 	install -D -m 644 "$c/exports" "$o/etc/exports"
 	install -D -m 644 "$c/nfs.conf" "$o/etc/nfs.conf.d/cluster.conf"

@@ -29,22 +29,32 @@ require_cluster() {
 # node_states: "NAME STATE" of every node, as slurmctld sees them.
 node_states() { sinfo -h -N -o '%N %T' 2>&1; }
 
+# slurmd_registered NODE: NODE's slurmd has registered with slurmctld
+# (a node slurmctld has not heard from yet shows as idle, its
+# SlurmdStartTime None).
+slurmd_registered() {
+	! scontrol show node "$1" 2>/dev/null | grep -q 'SlurmdStartTime=None' &&
+		scontrol show node "$1" 2>/dev/null | grep -q 'SlurmdStartTime='
+}
+
 # cluster_ready [SECONDS]: wait until slurmctld sees both nodes up and
-# responding (idle, mixed or allocated, no "*" of a node not responding),
-# at most SECONDS (default 300: a node boots in about a minute under TCG).
+# responding (registered; idle, mixed or allocated, no "*" of a node not
+# responding), at most SECONDS (default 300: a node boots in about a
+# minute under TCG).
 cluster_ready() {
 	local limit=${1:-300} start=$SECONDS states node ready
 	while :; do
 		states=$(node_states)
 		ready=0
 		for node in "${CLUSTER_NODES[@]}"; do
-			grep -Eq "^$node (idle|mixed|allocated)$" <<<"$states" && ready=$((ready + 1))
+			grep -Eq "^$node (idle|mixed|allocated)$" <<<"$states" &&
+				slurmd_registered "$node" && ready=$((ready + 1))
 		done
 		[ "$ready" -eq "${#CLUSTER_NODES[@]}" ] && return 0
 		[ $((SECONDS - start)) -lt "$limit" ] || break
 		sleep 2
 	done
-	fail "the cluster's nodes are not all up after ${limit}s: sinfo says: $states; scontrol: $(scontrol show node 2>&1 | grep -E 'NodeName|State|Reason'); node1's slurmctld log ends: $(tail -n 5 /var/log/slurm/slurmctld.log 2>&1)"
+	fail "the cluster's nodes are not all up after ${limit}s: sinfo says: $states; scontrol: $(scontrol show node 2>&1 | grep -E 'NodeName|State|Reason|SlurmdStartTime'); node1's slurmctld log ends: $(tail -n 5 /var/log/slurm/slurmctld.log 2>&1)"
 }
 
 # root_on NODE CMD: the sh command CMD as root on NODE: here on node1,
