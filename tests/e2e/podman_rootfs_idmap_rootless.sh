@@ -15,8 +15,10 @@
 # empty uid_map for the mount's user namespace and fails with EINVAL
 # ("write /proc/PID/uid_map: invalid argument"), on any kernel.
 #
-# Debian 12's podman 4.3.1 has no `:idmap` for --rootfs: there the test
-# says so and does not run (issue 45).
+# Debian 12's podman 4.3.1 has no `:idmap` for --rootfs (4.5 added it):
+# the test is not for the bookworm guest (runner.sh leaves it out there),
+# and fails on any guest whose podman is older.
+# not-on-release: bookworm
 . "$(dirname "$0")/../lib/testlib.sh"
 . "$(dirname "$0")/podmanlib.bash"
 require_guest
