@@ -5,7 +5,8 @@
 # (exit 4, kselftest's KSFT_SKIP, after "SKIP: reason"; an exit 4 without
 # that line, or the 77 of earlier versions, is a failure; a TAP file's
 # ksft_exit_skip(), exit 4 after "1..0 # SKIP reason", a skip),
-# TAP subtests under the suite's name (notes after them kept; a kselftest
+# TAP subtests under the suite's name (a file not for the --release
+# neither run nor listed) (notes after them kept; a kselftest
 # fixture named after the suite said once), a TAP file whose plan does not match
 # as a failure, and a "# ran" marker after every file.  With --kernel BASE
 # (the guest's runs) every name carries the kernel: SUITE@BASE.NAME, and
@@ -60,3 +61,23 @@ assert_eq "" "$(grep -E '^(not )?ok - demo\.' <<<"$out" || true)" "results witho
 assert_eq 11 "$(grep -c '^# ran demo@6.12/' <<<"$out")" "ran markers with the kernel"
 assert_eq "$(printf 'demo@6.12/exits4.sh\ndemo@6.12/exits77.sh\ndemo@6.12/fails.sh\ndemo@6.12/ksft_bare.tap\ndemo@6.12/ksft_skip.tap\ndemo@6.12/notes.sh\ndemo@6.12/notes_early.sh\ndemo@6.12/passes.sh\ndemo@6.12/short.tap\ndemo@6.12/skips.sh\ndemo@6.12/sub.tap')" \
 	"$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.12 --list "$suite")" "listed test files with the kernel"
+
+# --release SUITE: a file whose head says "# not-on-release: SUITE..."
+# for that release neither runs nor is listed there; it runs elsewhere,
+# and without --release (the host's suites).
+rel=$SCRATCH/rel
+mkdir -p "$rel"
+printf '#!/bin/sh\n# needs LXC\n# not-on-release: bookworm  buster (no LXC there)\nexit 0\n' >"$rel/lxc.sh"
+printf '#!/bin/sh\n# not-on-release: trixie\nexit 0\n' >"$rel/old.sh"
+printf '#!/bin/sh\necho "# not-on-release: bookworm" >/dev/null\nexit 0\n' >"$rel/code_not_header.sh"
+printf '#!/bin/sh\nexit 0\n' >"$rel/every.sh"
+chmod +x "$rel"/*.sh
+assert_eq "$(printf 'rel@6.1/code_not_header.sh\nrel@6.1/every.sh\nrel@6.1/old.sh')" \
+	"$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.1 --release bookworm --list "$rel")" "listed on bookworm"
+assert_eq "$(printf 'rel@6.12/code_not_header.sh\nrel@6.12/every.sh\nrel@6.12/lxc.sh')" \
+	"$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.12 --release trixie --list "$rel")" "listed on trixie"
+assert_eq 4 "$("$SHIFTBIND_TESTS/lib/runner.sh" --list "$rel" | wc -l)" "listed without --release"
+out=$("$SHIFTBIND_TESTS/lib/runner.sh" --kernel 6.1 --release bookworm --logs "$SCRATCH/logs" "$rel" 2>/dev/null)
+assert_eq "$(printf 'ok - rel@6.1.code_not_header\nok - rel@6.1.every\nok - rel@6.1.old')" \
+	"$(grep '^ok' <<<"$out")" "what ran on bookworm"
+assert_eq "" "$(grep 'lxc' <<<"$out" || true)" "no result nor marker of a file not for bookworm"

@@ -1,9 +1,9 @@
 #!/bin/bash
 # runner.sh: run test suites, on the host or in the guest, and print results.
 #
-#   runner.sh [--kernel BASE] [--logs DIR] SUITE_DIR...
+#   runner.sh [--kernel BASE] [--release SUITE] [--logs DIR] SUITE_DIR...
 #                           run, print result lines on stdout
-#   runner.sh [--kernel BASE] --list SUITE_DIR...
+#   runner.sh [--kernel BASE] [--release SUITE] --list SUITE_DIR...
 #                           print the test files that will run
 #
 # A suite is a directory; its name is the directory's name.  With --kernel
@@ -37,6 +37,14 @@
 #                               list: scripts/report.sh --durations)
 # The "# ran" markers let the host tell a test that ran from one that left
 # no result because the guest died.
+#
+# With --release SUITE (the Debian release of the guest, e.g. trixie), a
+# test file with a line "# not-on-release: SUITE..." among its first 40
+# naming that release neither runs nor is listed: it tests what that
+# release's runtimes do not have (LXC on bookworm, podman 4.3.1's missing
+# --rootfs :idmap), and its comment says so.  It has no result there, so
+# it is neither a pass nor a skip; on every other release it runs, and a
+# runtime missing there fails it.
 set -uo pipefail
 
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
@@ -46,8 +54,17 @@ readonly KSFT_SKIP=4 # tools/testing/selftests/kselftest.h
 test_files() {
 	local dir=$1 f
 	for f in "$dir"/*.sh "$dir"/*.tap; do
-		[ -f "$f" ] && [ -x "$f" ] && echo "$f"
+		[ -f "$f" ] && [ -x "$f" ] && for_release "$f" && echo "$f"
 	done | sort
+}
+
+# for_release FILE: whether FILE runs on the release of --release (any,
+# without it): not when a "# not-on-release:" line of its head names it.
+for_release() {
+	local words
+	[ -n "$release" ] || return 0
+	words=$(head -n 40 "$1" | sed -n 's/^# not-on-release:[[:space:]]*//p' | tr -s '[:space:]' ' ')
+	[[ " $words " != *" $release "* ]]
 }
 
 diagnostics() { tail -n "$DIAG_LINES" "$1" | sed 's/^/#   /'; }
@@ -179,12 +196,14 @@ list_suites() {
 	done
 }
 
-kernel= # --kernel BASE
+kernel=  # --kernel BASE
+release= # --release SUITE
 main() {
 	local logs=${TMPDIR:-/tmp}/shiftbind-test-logs list=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--kernel) kernel=${2:?--kernel needs a kernel base, e.g. 6.1} && shift 2 ;;
+		--release) release=${2:?--release needs a Debian suite, e.g. trixie} && shift 2 ;;
 		--logs) logs=${2:?--logs needs a directory} && shift 2 ;;
 		--list) list=1 && shift ;;
 		*) break ;;
