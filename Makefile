@@ -75,7 +75,17 @@ kernel-debug: deps
 FUZZ_PROGRAMS := $(patsubst tests/fuzz/src/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/src/*.c))
 CONFIGFD_LIB := oci-hook/lib/configfd.c oci-hook/lib/configfd.h
 
-userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) oci-hook shiftbind-deb
+# The programs of the man pages' EXAMPLES (".\" SRC BEGIN (NAME.c)" in
+# docs/man/PAGE) -> $(BUILD)/man-examples/NAME, built from the page's own
+# text: the guest test man.man_examples_run runs them as the pages show.
+# Only the programs of pages whose sessions it runs (".\" example: NAME").
+MAN_PAGES := $(wildcard docs/man/*.[1-8])
+MAN_PROGRAMS := $(shell tests/lib/man-examples.sh list $(MAN_PAGES) | \
+	awk '$$2 == "session" { run[$$1] = 1 } $$2 == "source" { src[$$1] = src[$$1] " " $$3 } \
+	END { for (p in src) if (p in run) print src[p] }' | \
+	tr ' ' '\n' | sed -n 's|\.c$$||p' | sed 's|^|$(BUILD)/man-examples/|')
+
+userspace: $(BUILD)/probe $(FUZZ_PROGRAMS) $(MAN_PROGRAMS) oci-hook shiftbind-deb
 
 # The hook and the CLI, built for the host (host tests, the image builder).
 oci-hook: | deps
@@ -101,6 +111,14 @@ $(BUILD)/probe: tests/probe/probe.c | deps
 $(BUILD)/fuzz/%: tests/fuzz/src/%.c $(wildcard tests/fuzz/src/*.h) $(CONFIGFD_LIB) | deps
 	@mkdir -p $(@D)
 	$(CC) $(PROBE_CFLAGS) -pthread -Ioci-hook/lib -Itests/fuzz/src -o $@ $< oci-hook/lib/configfd.c
+
+$(BUILD)/man-examples/%: $(MAN_PAGES) tests/lib/man-examples.sh | deps
+	@mkdir -p $(@D)
+	@page=$$(tests/lib/man-examples.sh list $(MAN_PAGES) | \
+		awk -v src=$*.c '$$2 == "source" && $$3 == src { print $$1 }'); \
+	[ -n "$$page" ] || { echo "error: no man page of docs/man has the program $*.c" >&2; exit 1; }; \
+	tests/lib/man-examples.sh source "$$page" $*.c >$@.c
+	$(CC) $(PROBE_CFLAGS) -o $@ $@.c
 
 # Benchmark programs: bench/NAME.c -> $(BUILD)/bench/NAME, static (fswork
 # runs inside containers, whose images have no C library).

@@ -69,6 +69,14 @@ install_project_files() {
 		install -m 755 "$bin"/bench/* "$SHIFTBIND_ROOT/bench/guest.sh" \
 			"$SHIFTBIND_ROOT/bench/podman.sh" "$overlay/$GUEST_LIB/bench/"
 	fi
+	# The man pages and the programs of their EXAMPLES (the Makefile
+	# builds them from the pages), for man.man_examples_run.
+	install -d "$overlay/$GUEST_LIB/man" "$overlay/$GUEST_LIB/man-examples"
+	install -m 644 "$SHIFTBIND_ROOT"/docs/man/*.[1-8] "$overlay/$GUEST_LIB/man/"
+	if compgen -G "$bin/man-examples/*" >/dev/null; then
+		find "$bin/man-examples" -maxdepth 1 -type f -perm -u+x \
+			-exec install -m 755 {} "$overlay/$GUEST_LIB/man-examples/" \;
+	fi
 	# The package of the hook and the CLI, installed by make_image.
 	install -D -m 644 "$deb" "$overlay/$GUEST_LIB/deb/${deb##*/}"
 	# The hook. suite's attacker, which runs the hook's own code
@@ -77,7 +85,7 @@ install_project_files() {
 	install -m 755 "$bin/oci-hook/hook-confined-attacker" "$overlay/$GUEST_LIB/"
 	# The guest's stores live under /srv, nosuid from boot on: no local
 	# user may run an image's setuid program from a store's host path,
-	# marked or not (configfd-bind(7), "Set-ID programs of a store").
+	# marked or not (shiftbind-security(7), "Set-ID programs of a store").
 	install -d "$overlay/etc"
 	printf '%s\n' '# Image stores: no set-ID program runs from their host paths.' \
 		'/srv /srv none bind,nosuid,nodev 0 0' >"$overlay/etc/fstab"
@@ -211,7 +219,8 @@ configure_users() {
 	echo "$TEST_USER:$SUBID_START:$SUBID_COUNT" >"$root/etc/subgid"
 	# Nobody but root may list the store; everyone must be able to walk
 	# through it, because runtimes resolve the rootfs path as the
-	# container's root, an unprivileged host uid (see configfd-bind(7)).
+	# container's root, an unprivileged host uid (shiftbind-security(7),
+	# "Safe use").
 	chmod 0711 "$root/srv/images"
 	echo shiftbind-guest >"$root/etc/hostname"
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # What a read-write mark costs the host is said and bounded
-# (shiftbind(8), "Read-write stores"): with fs.protected_hardlinks at 0,
+# (shiftbind(8), "SECURITY"): with fs.protected_hardlinks at 0,
 # where any local user could hard-link real root's files into the store
 # for a shift to rewrite, `shiftbind allow --rw` refuses and marks
 # nothing; a read-write store that is neither a filesystem of its own nor

@@ -66,6 +66,13 @@ expected_files="-rw-r--r-- root/root ./etc/shiftbind/allow.conf
 -rw-r--r-- root/root ./usr/share/doc/shiftbind/changelog.gz
 -rw-r--r-- root/root ./usr/share/doc/shiftbind/copyright
 -rw-r--r-- root/root ./usr/share/lintian/overrides/shiftbind
+-rw-r--r-- root/root ./usr/share/man/man2/configfd_action.2.gz
+-rw-r--r-- root/root ./usr/share/man/man2/configfd_open.2.gz
+-rw-r--r-- root/root ./usr/share/man/man7/configfd-bind.7.gz
+-rw-r--r-- root/root ./usr/share/man/man7/configfd-fs.7.gz
+-rw-r--r-- root/root ./usr/share/man/man7/configfd-shift.7.gz
+-rw-r--r-- root/root ./usr/share/man/man7/mount_setattr-shift.7.gz
+-rw-r--r-- root/root ./usr/share/man/man7/shiftbind-security.7.gz
 -rw-r--r-- root/root ./usr/share/man/man8/shiftbind-hook.8.gz
 -rw-r--r-- root/root ./usr/share/man/man8/shiftbind.8.gz
 -rw-r--r-- root/root ./usr/share/shiftbind/hooks/crun-rootful.json
@@ -93,6 +100,12 @@ cmp -s "$top/configs/shiftbind-allow.conf" "$root/etc/shiftbind/allow.conf" ||
 	fail "etc/shiftbind/allow.conf is not configs/shiftbind-allow.conf"
 assert_contains "ExecStart=/usr/sbin/shiftbind apply-config /etc/shiftbind/allow.conf" \
 	"$(cat "$root/lib/systemd/system/shiftbind-allow.service")" "the packaged unit"
+# Every man page of docs/man, as it is there (the list above says which).
+for page in "$top"/docs/man/*.[1-8]; do
+	installed=$root/usr/share/man/man${page##*.}/${page##*/}.gz
+	[ -f "$installed" ] || fail "the package lacks the man page ${page##*/} (oci-hook/Makefile install)"
+	zcat "$installed" | cmp -s - "$page" || fail "$installed is not docs/man/${page##*/}"
+done
 
 # Fields.
 field() { dpkg-deb -f "$deb" "$1"; }

@@ -136,6 +136,9 @@ for f in usr/libexec/shiftbind/shiftbind-hook usr/sbin/shiftbind; do
 	[ -x "$root/$f" ] || fail "not installed: $f"
 done
 for f in usr/share/man/man8/shiftbind.8 usr/share/man/man8/shiftbind-hook.8 \
+	usr/share/man/man7/configfd-bind.7 usr/share/man/man7/configfd-shift.7 \
+	usr/share/man/man7/mount_setattr-shift.7 usr/share/man/man7/shiftbind-security.7 \
+	usr/share/man/man2/configfd_open.2 \
 	usr/lib/systemd/system/shiftbind-allow.service etc/shiftbind/allow.conf \
 	usr/share/shiftbind/hooks/crun-rootful.json usr/share/shiftbind/hooks/crun-rootless.json \
 	usr/share/shiftbind/hooks/hooks.d/rootful/shiftbind.json \
