@@ -24,6 +24,7 @@
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "timing.h"
 #include "wire.h"
 
 enum reply_tag {
@@ -537,6 +538,7 @@ static int parser_start(struct parser *p, int exe, bool self_test,
 	int request[2], reply[2];
 	int ret = parser_identity(&id, e);
 
+	timing_mark("parser_user");
 	if (ret < 0)
 		return ret;
 	if (pipe2(request, O_CLOEXEC) < 0)
@@ -550,6 +552,7 @@ static int parser_start(struct parser *p, int exe, bool self_test,
 	p->pid = fork();
 	if (p->pid == 0)
 		parser_exec(exe, hook, &id, request[0], reply[1], self_test);
+	timing_mark("fork");
 	close(request[0]);
 	close(reply[1]);
 	p->request = request[1];
@@ -739,7 +742,12 @@ int parse_untrusted_input(int exe, int state_fd, bool self_test,
 	if (ret < 0)
 		return ret;
 	ret = exchange_state(&p, state_fd, in, &bundle, e);
+	/* Mostly the child's exec and start: the state is small. */
+	timing_mark("state");
 	if (ret == 0)
 		ret = exchange_config(&p, bundle, in, e);
-	return parser_finish(&p, ret, e);
+	timing_mark("config");
+	ret = parser_finish(&p, ret, e);
+	timing_mark("parser_exit");
+	return ret;
 }
