@@ -35,6 +35,7 @@
 #include "fileio.h"
 #include "idmap.h"
 #include "json.h"
+#include "log.h"
 #include "mountinfo.h"
 #include "owners.h"
 #include "patch.h"
@@ -1386,6 +1387,32 @@ static void test_owners(void)
 	ok(!strcmp(text, "0"), "one uid formatted for the kernel (%s)", text);
 }
 
+/* ---- the log file's stamps ------------------------------------------- */
+
+/* log_utc_stamp against gmtime_r and strftime, around leap days and eras. */
+static void test_log_stamp(void)
+{
+	static const time_t fixed[] = {
+		0, 59, 86399, 86400, 951782399, 951782400, 951868800, 1709164800,
+		4107542399, 4107542400, 4133980800, -1, -86400, -86401, 253402300799,
+	};
+	char mine[32], theirs[32];
+	size_t i, wrong = 0;
+	struct tm tm;
+	time_t t;
+
+	for (i = 0; i < ARRAY_SIZE(fixed) + 20000; i++) {
+		/* The fixed instants, then one every 7.3 days from 1900 to 2300. */
+		t = i < ARRAY_SIZE(fixed) ? fixed[i] :
+		    (time_t)-2208988800LL + (time_t)(i - ARRAY_SIZE(fixed)) * 631297;
+		log_utc_stamp(t, mine, sizeof(mine));
+		strftime(theirs, sizeof(theirs), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		if (strcmp(mine, theirs) && wrong++ == 0)
+			diag("log_utc_stamp(%lld): %s, gmtime_r: %s", (long long)t, mine, theirs);
+	}
+	ok(wrong == 0, "log_utc_stamp agrees with gmtime_r at %zu instants (%zu differ)", i, wrong);
+}
+
 /* ---- prepare-image --------------------------------------------------- */
 
 static bool owned_by_root(const char *path, mode_t type, mode_t mode)
@@ -1877,6 +1904,7 @@ int main(int argc, char **argv)
 	test_status_hostile_names();
 	test_allowconf();
 	test_owners();
+	test_log_stamp();
 	test_prepare_image();
 	test_patch_config();
 	test_error();
