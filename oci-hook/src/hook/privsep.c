@@ -265,7 +265,7 @@ static char *child_request(size_t max, size_t *len)
 
 /*
  * Who the child runs as.  Real root in the initial user namespace (a
- * rootful runtime's prestart) hands it to PARSER_USER, whom nothing else
+ * rootful runtime's createRuntime) hands it to PARSER_USER, whom nothing else
  * runs as: no other uid can signal it (kill(2) gets EPERM), nor trace
  * it.  Anywhere else (a rootless runtime's createContainer, inside the
  * container's user namespace) that uid is not mapped, and the child
