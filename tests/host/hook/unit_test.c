@@ -546,7 +546,7 @@ static void run_bad_input(const struct parse_case *c)
 		ret = parse_unreadable(state, len, &e);
 	else
 		ret = parse_input(state, len, &in, &e);
-	if (!ok(ret < 0 && strstr(e.msg, c->expect), "bad input: %s", c->name))
+	if (!ok(ret < 0 && strstr(e.msg, c->expect), "bad input (corpus): %s", c->name))
 		diag("expected error containing \"%s\", got %d \"%s\"", c->expect,
 		     ret, e.msg);
 	hook_input_free(&in);
@@ -1887,6 +1887,8 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	make_scratch();
+	/* hook_unit.sh checks that every case of the corpus passed. */
+	diag("corpus: %zu bad inputs", ARRAY_SIZE(bad_inputs));
 	for (i = 0; i < ARRAY_SIZE(bad_inputs); i++)
 		run_bad_input(&bad_inputs[i]);
 	test_state_over_cap();
