@@ -1387,6 +1387,30 @@ static void test_owners(void)
 	ok(!strcmp(text, "0"), "one uid formatted for the kernel (%s)", text);
 }
 
+/* ---- names in messages, root.path ----------------------------------- */
+
+static void test_names(void)
+{
+	char buf[64], tiny[8], *path = NULL;
+	struct error e = { 0, "" };
+
+	json_name_index(buf, sizeof(buf), "config.json: linux.namespaces", 0);
+	ok(!strcmp(buf, "config.json: linux.namespaces[0]"), "index 0 named (%s)", buf);
+	json_name_index(buf, sizeof(buf), "m", 18446744073709551615UL);
+	ok(!strcmp(buf, "m[18446744073709551615]"), "the largest index named (%s)", buf);
+	json_name_join(buf, sizeof(buf), "config.json: linux.", "gidMappings");
+	ok(!strcmp(buf, "config.json: linux.gidMappings"), "two parts joined (%s)", buf);
+	json_name_index(tiny, sizeof(tiny), "abcdef", 12);
+	ok(!strcmp(tiny, "abcdef["), "an index cut to size as snprintf cuts (%s)", tiny);
+	json_name_join(tiny, sizeof(tiny), "abcd", "efgh");
+	ok(!strcmp(tiny, "abcdefg"), "a join cut to size (%s)", tiny);
+	ok(rootfs_resolve("/b/", "rootfs", &path, &e) == 0 && !strcmp(path, "/b/rootfs"),
+	   "root.path against a bundle ending in / gets no second one (%s)", path);
+	free(path);
+	ok(rootfs_resolve("/b", "", &path, &e) < 0 && !path && strstr(e.msg, "root.path: empty"),
+	   "bad input: an empty root.path (%s)", e.msg);
+}
+
 /* ---- the log file's stamps ------------------------------------------- */
 
 /* log_utc_stamp against gmtime_r and strftime, around leap days and eras. */
@@ -1907,6 +1931,7 @@ int main(int argc, char **argv)
 	test_allowconf();
 	test_owners();
 	test_log_stamp();
+	test_names();
 	test_prepare_image();
 	test_patch_config();
 	test_error();
