@@ -194,7 +194,7 @@ time_hook() {
 # hook_phases ID: shiftbind-hook's last "timing (us):" line for container
 # ID in its log, as a JSON object of microseconds ({} without one).
 hook_phases() {
-	grep -F "container $1: timing (us): " "$HOOK_LOG" | tail -n 1 |
+	{ grep -F "container $1: timing (us): " "$HOOK_LOG" || true; } | tail -n 1 |
 		sed 's/.*timing (us): //' | tr ' ' '\n' |
 		jq -Rn '[inputs | select(contains("=")) | split("=") | {key: .[0], value: (.[1] | tonumber)}]
 			| from_entries'
