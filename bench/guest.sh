@@ -181,12 +181,23 @@ set_args() {
 
 # time_hook BUNDLE: run the bundle's createRuntime hooks (where
 # patch-config registers shiftbind-hook) under bench/hook-timer, which
-# appends each one's wall time to BUNDLE/hook.times.
+# appends each one's wall time to BUNDLE/hook.times.  shiftbind-hook also
+# logs where its time went (SHIFTBIND_HOOK_TIMING, shiftbind-hook(8)).
 time_hook() {
 	jq --arg timer "$BENCH/hook-timer" --arg times "$1/hook.times" '
 		.hooks.createRuntime |= map(.args = ["hook-timer", $times, .path] + .args
-			| .path = $timer)' "$1/config.json" >"$1/config.json.new"
+			| .path = $timer | .env = ["SHIFTBIND_HOOK_TIMING=1"])' \
+		"$1/config.json" >"$1/config.json.new"
 	mv "$1/config.json.new" "$1/config.json"
+}
+
+# hook_phases ID: shiftbind-hook's last "timing (us):" line for container
+# ID in its log, as a JSON object of microseconds ({} without one).
+hook_phases() {
+	{ grep -F "container $1: timing (us): " "$HOOK_LOG" || true; } | tail -n 1 |
+		sed 's/.*timing (us): //' | tr ' ' '\n' |
+		jq -Rn '[inputs | select(contains("=")) | split("=") | {key: .[0], value: (.[1] | tonumber)}]
+			| from_entries'
 }
 
 # trivial_hook BUNDLE PATH ARG0 [ARG...]: a createRuntime hook that does nothing.
@@ -292,17 +303,21 @@ start_trial() {
 # hook_trial SIZE KIND TRIAL: one start with its hook timed, as a "hook"
 # record: the hook's wall time, and the container's start.
 hook_trial() {
-	local size=$1 kind=$2 trial=$3 times
+	local size=$1 kind=$2 trial=$3 times phases='{}' id
 	local -A names=([hook]=shiftbind-hook [hook-static]=static-exit [hook-dynamic]=dynamic-exit)
 	times=$(bundle "$size" "$kind")/hook.times
+	id=bench-$size-$kind-$trial
 	step="$kind $size trial $trial"
 	rm -f "$times"
-	run_once "$size" "$kind" "bench-$size-$kind-$trial"
+	run_once "$size" "$kind" "$id"
 	[ "$(wc -l <"$times")" -eq 1 ] ||
 		fail "hook-timer wrote no time, or more than one, to $times"
-	printf '{"type":"hook","size":%d,"hook":"%s","trial":%d,"s":%s,"start_s":%s}\n' \
-		"$size" "${names[$kind]}" "$trial" "$(cat "$times")" \
-		"$(elapsed "$T_START" "$T_FIRST")"
+	[ "$kind" != hook ] || phases=$(hook_phases "$id")
+	jq -cn --argjson size "$size" --arg hook "${names[$kind]}" --argjson trial "$trial" \
+		--argjson s "$(cat "$times")" --argjson start_s "$(elapsed "$T_START" "$T_FIRST")" \
+		--argjson phases "$phases" \
+		'{type: "hook", size: $size, hook: $hook, trial: $trial, s: $s, start_s: $start_s}
+		 + if $phases == {} then {} else {phases_us: $phases} end'
 }
 
 # rotated_methods ROUND COPY METHOD...: the methods in an order that rotates

@@ -71,6 +71,11 @@ def goal($value; $op; $limit; $paired):
   def steady($variant; $op): $steady_records | map(select(.variant == $variant) | {trial, s: .[$ops[$op]]});
   def pstarts($size; $method): $pstart_records | map(select(.size == $size and .method == $method));
   def psteady($variant; $op): $psteady_records | map(select(.variant == $variant) | {trial, s: .[$ops[$op]]});
+  # Timed hooks of one kind on one image (.s: the hook's wall time), or
+  # their containers' starts as .s.
+  def hooks($size; $hook): $hooks | map(select(.size == $size and .hook == $hook));
+  def hook_starts($size; $hook): hooks($size; $hook) | map({trial, s: .start_s});
+  def hook_median($hook; f): $hooks | map(select(.hook == $hook) | f) | median;
   def podman_steady_goal($op):
 	goal(ratio($psteady_median[$op].shiftbind; $psteady_median[$op]["podman-copy"]);
 	     "<="; 1.1; paired(psteady("shiftbind"; $op); psteady("podman-copy"; $op)));
@@ -102,6 +107,17 @@ def goal($value; $op; $limit; $paired):
 		steady_create_unlink_shift_vs_bind: goal(
 			ratio($steady_median.create_unlink.shift; $steady_median.create_unlink.bind);
 			"<="; 1.05; paired(steady("shift"; "create_unlink"); steady("bind"; "create_unlink"))),
+		# Issue 47: the hook's own cost, against hooks that only exit
+		# (bench/guest.sh times both floors on the largest image only).
+		hook_wall_vs_dynamic_true: goal(
+			ratio(hook_median("shiftbind-hook"; .s); hook_median("dynamic-exit"; .s));
+			"<="; 2; paired(hooks($big; "shiftbind-hook"); hooks($big; "dynamic-exit"))),
+		hook_start_vs_static_hook_start: goal(
+			ratio(hook_median("shiftbind-hook"; .start_s); hook_median("static-exit"; .start_s));
+			"<="; 1.1; paired(hook_starts($big; "shiftbind-hook"); hook_starts($big; "static-exit"))),
+		shift_vs_idmap_mount_at_largest: goal(
+			ratio($start_median[$big | tostring].shift; $start_median[$big | tostring]["idmap-mount"]);
+			"<="; 1.15; paired(starts($big; "shift"); starts($big; "idmap-mount"))),
 		podman_shiftbind_growth_smallest_to_largest: goal(
 			ratio($pstart_median[$big | tostring].shiftbind; $pstart_median[$small | tostring].shiftbind);
 			"<="; 1.2; paired(pstarts($big; "shiftbind"); pstarts($small; "shiftbind"))),
@@ -132,6 +148,16 @@ def goal($value; $op; $limit; $paired):
 		# The hook's cost does not depend on the image: all sizes together.
 		hook_all_images: ($hooks | by(.hook) | map_values(
 			{wall: (map(.s) | stats), container_start: (map(.start_s) | stats)})),
+		# Where shiftbind-hook's time went (its SHIFTBIND_HOOK_TIMING
+		# line), all images: each phase in microseconds, and what its
+		# main() does not see: the exec, the loader, libc's start, the exit.
+		hook_phases: ($hooks | map(select(.hook == "shiftbind-hook" and .phases_us))
+			| (map(.phases_us | keys_unsorted) | add // []
+			   | reduce .[] as $k ([]; if index([$k]) then . else . + [$k] end)) as $names
+			| if length == 0 then null else
+			  . as $h | ($names | map(. as $n | {key: $n, value: ($h | map(.phases_us[$n] // empty) | stats)})
+			   | from_entries)
+			  + {outside_main: ($h | map(.s * 1e6 - .phases_us.main | round) | stats)} end),
 		images: (map(select(.type == "image")) | by(.size) | map_values(first | del(.type))),
 		podman: {
 			start: $pstart,

@@ -13,6 +13,10 @@ def ratio_cell: "\(.median * 1000 | round / 1000) (\(.min * 1000 | round / 1000)
 
 def ms_cell: "\(.median | ms) (\(.min | ms)–\(.max | ms))";
 
+def us: if . == null then "-" else (. / 100 | round / 10 | tostring) + " ms" end;
+
+def us_cell: "\(.median | us) (\(.min | us)–\(.max | us))";
+
 def kilo: if . >= 1000 then "\(. / 1000 | floor)k" else tostring end;
 
 def goal_name:
@@ -22,6 +26,9 @@ def goal_name:
 	 steady_stat_shift_vs_bind: "steady state stat, `shift` / `bind`",
 	 steady_read_shift_vs_bind: "steady state read, `shift` / `bind`",
 	 steady_create_unlink_shift_vs_bind: "steady state create + unlink, `shift` / `bind`",
+	 hook_wall_vs_dynamic_true: "`shiftbind-hook` / `/bin/true` wall time (paired: largest image)",
+	 hook_start_vs_static_hook_start: "start with `shiftbind-hook` / with a static hook that exits (paired: largest image)",
+	 shift_vs_idmap_mount_at_largest: "`shift` / `idmap-mount` start, largest image",
 	 podman_shiftbind_growth_smallest_to_largest: "podman `shiftbind` start, largest / smallest image",
 	 podman_idmap_growth_smallest_to_largest: "podman `podman-idmap` start, largest / smallest image",
 	 podman_steady_stat_shiftbind_vs_copy: "podman steady state stat, `shiftbind` / `podman-copy`",
@@ -90,6 +97,19 @@ def spread_cell: if . == null or .median == null then "-" else "\(.median) (\(.m
 	 | $b.detail.hook_all_images[.key] as $h | select($h)
 	 | "| \(.value) | \($h.wall | ms_cell) | \($h.container_start | ms_cell) |"),
 	"",
+	(if $b.detail.hook_phases then
+	  ("**Where `shiftbind-hook`'s time goes** (its `SHIFTBIND_HOOK_TIMING` line, all images; "
+	   + "phases in the order they run; `outside main()`: the hook-timer wall time less `main`: "
+	   + "the exec, the loader, libc's start and the exit)",
+	   "",
+	   "| phase | median (fastest–slowest) |",
+	   "|---|---:|",
+	   ($b.detail.hook_phases | to_entries[] | select(.key != "main" and .key != "outside_main")
+	    | "| `\(.key)` | \(.value | us_cell) |"),
+	   "| `main` (all of the above and the log) | \($b.detail.hook_phases.main | us_cell) |",
+	   "| outside `main()` | \($b.detail.hook_phases.outside_main | us_cell) |",
+	   "")
+	 else empty end),
 	"**Rootless podman on a shared store**: Debian's podman, crun and fuse-overlayfs as they are; "
 	+ "`shiftbind`: the root-owned store as an additional image store, shifted, kernel overlay; "
 	+ "`podman-idmap`: the same, run with a new mapping of its own per start (idmapped lower layers); "

@@ -1,15 +1,19 @@
 #!/bin/bash
 # bench.sh BIN_DIR: what `make bench` runs after building.  Boots the guest
-# once, on the test kernel of the base KERNEL (kernel.sh's; default
-# scripts/lib.sh's DEFAULT_KERNEL), in bench mode (bench/guest.sh measures), then
-# turns its records into:
-#   $SHIFTBIND_OUT/bench.json          medians, every sample, the goals
-#   $SHIFTBIND_OUT/bench-samples.jsonl the guest's raw records
-#   $SHIFTBIND_OUT/bench-table.md      the result tables
-#   docs/benchmarks-BASE.svg           start time vs image size
-#   docs/benchmarks.md                 the results section of that base,
-#                                      replaced (appended on its first run)
-# and prints the tables.  docs/benchmarks.md says what is measured and how.
+# once per kernel base, on that base's test kernel (the bases of a test
+# run: KERNEL alone when set, else TEST_KERNELS, else both, scripts/lib.sh's
+# test_kernels), in bench mode (bench/guest.sh measures), then turns each
+# boot's records into:
+#   $SHIFTBIND_OUT/bench-BASE.json          medians, every sample, the goals
+#   $SHIFTBIND_OUT/bench-samples-BASE.jsonl the guest's raw records
+#   $SHIFTBIND_OUT/bench-table-BASE.md      the result tables
+#   docs/benchmarks-BASE.svg                start time vs image size
+#   docs/benchmarks.md                      the results section of that base,
+#                                           replaced (appended on its first run)
+# and prints the tables and, last, the goals of every base side by side.
+# Each base's ratios are within its own boot: the guests run under TCG,
+# and absolute times do not compare across boots.  docs/benchmarks.md says
+# what is measured and how.
 #
 # Environment: BENCH_TRIALS (chown copies and steady state, default 5),
 # BENCH_START_TRIALS (the other starts and the hooks, default twice
@@ -17,7 +21,8 @@
 # BENCH_CHURN (files created and unlinked, default 10000),
 # BENCH_CONTROL_ROUNDS (rounds against a plain bind in one process, default 6),
 # BENCH_SCRATCH_SIZE (the scratch disk, default 8G), BENCH_DOCS=0 (leave
-# docs/ alone, for trial runs), and run-guest.sh's GUEST_*.
+# docs/ alone, for trial runs), KERNEL or TEST_KERNELS, and run-guest.sh's
+# GUEST_*.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,13 +34,13 @@ readonly CONTROL_ROUNDS=${BENCH_CONTROL_ROUNDS:-6}
 readonly SCRATCH_SIZE=${BENCH_SCRATCH_SIZE:-8G}
 readonly BENCH_DIR=$SHIFTBIND_ROOT/bench
 readonly DOCS=$SHIFTBIND_ROOT/docs
-readonly BASE=${KERNEL:-$DEFAULT_KERNEL}
+scratch= # the scratch disk image, removed on exit
+
 # One results section per kernel base, so that the bases' runs stand side
 # by side (ratios within a run compare; absolute times across runs less).
-readonly RESULTS_BEGIN="<!-- bench-results@$BASE:begin (scripts/bench.sh rewrites this section) -->"
-readonly RESULTS_END="<!-- bench-results@$BASE:end -->"
-readonly PLOT=benchmarks-$BASE.svg
-scratch= # the scratch disk image, removed on exit
+results_begin() { echo "<!-- bench-results@$1:begin (scripts/bench.sh rewrites this section) -->"; }
+results_end() { echo "<!-- bench-results@$1:end -->"; }
+plot_name() { echo "benchmarks-$1.svg"; }
 
 check_params() {
 	[[ $TRIALS =~ ^[1-9][0-9]*$ ]] || die "BENCH_TRIALS='$TRIALS': expected a positive number"
@@ -98,30 +103,32 @@ plot() {
 		die "gnuplot failed on $data; see its messages above"
 }
 
-# update_docs TABLE: replace the results section of BASE in
+# update_docs BASE TABLE: replace the results section of BASE in
 # docs/benchmarks.md, or append one after the last section of another
 # base on BASE's first run.
 update_docs() {
-	local doc=$DOCS/benchmarks.md
-	grep -qxF "$RESULTS_BEGIN" "$doc" || add_results_section "$doc"
-	grep -qxF "$RESULTS_END" "$doc" ||
-		die "$doc has '$RESULTS_BEGIN' but not '$RESULTS_END' after it; restore that line"
-	awk -v begin="$RESULTS_BEGIN" -v end="$RESULTS_END" -v table="$1" '
+	local doc=$DOCS/benchmarks.md begin end
+	begin=$(results_begin "$1") end=$(results_end "$1")
+	grep -qxF "$begin" "$doc" || add_results_section "$doc" "$1"
+	grep -qxF "$end" "$doc" ||
+		die "$doc has '$begin' but not '$end' after it; restore that line"
+	awk -v begin="$begin" -v end="$end" -v table="$2" '
 		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
 		$0 == end { skip = 0 }
 		!skip' "$doc" >"$doc.new"
 	mv "$doc.new" "$doc"
 }
 
-# add_results_section DOC: an empty results section of BASE, with its
-# plot, after the last results section of any base.
+# add_results_section DOC BASE: an empty results section of BASE, with
+# its plot, after the last results section of any base.
 add_results_section() {
-	local doc=$1 last
+	local doc=$1 base=$2 last
 	last=$(grep -n '^<!-- bench-results@.*:end -->$' "$doc" | tail -n 1 | cut -d: -f1)
 	[ -n "$last" ] ||
-		die "$doc has no results section ('<!-- bench-results@BASE:end -->') to add the one of kernel $BASE after; restore one"
+		die "$doc has no results section ('<!-- bench-results@BASE:end -->') to add the one of kernel $base after; restore one"
 	# The new section goes after the plot that follows the last one.
-	awk -v n="$last" -v begin="$RESULTS_BEGIN" -v end="$RESULTS_END" -v plot="$PLOT" -v base="$BASE" '
+	awk -v n="$last" -v begin="$(results_begin "$base")" -v end="$(results_end "$base")" \
+		-v plot="$(plot_name "$base")" -v base="$base" '
 		{ print }
 		NR > n && /^!\[/ && !done {
 			print ""
@@ -136,50 +143,79 @@ add_results_section() {
 	mv "$doc.new" "$doc"
 }
 
-main() {
-	local bin=${1:?usage: bench.sh BIN_DIR} kernel image load start json
+# bench_base BIN_DIR BASE: one boot of BASE's test kernel measures
+# everything; its files in $SHIFTBIND_OUT (named above), its section of
+# docs/benchmarks.md.
+bench_base() {
+	local bin=$1 base=$2 kernel image load start json samples table
 	start=$SECONDS
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	# Up to date, or built now, as make test does for each base.
+	KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" build test >&2
+	kernel=$(KERNEL=$base "$SHIFTBIND_ROOT/scripts/kernel.sh" image test)
+	image=$(KERNEL=$base "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	make_scratch_disk
+
+	export GUEST_SCRATCH_DISK=$scratch
+	export GUEST_RESULTS=$SHIFTBIND_OUT/bench-$base.results
+	export GUEST_CONSOLE=$SHIFTBIND_OUT/bench-console-$base.log
+	log "kernel $base: booting the guest: $START_TRIALS rounds ($TRIALS with chown copies) on images of $SIZES entries (progress below; console: $GUEST_CONSOLE)"
+	"$SHIFTBIND_ROOT/scripts/run-guest.sh" bench "$kernel" "$image"
+	rm -f "$scratch"
+
+	samples=$SHIFTBIND_OUT/bench-samples-$base.jsonl
+	grep -v '^#' "$GUEST_RESULTS" >"$samples"
+	check_records "$samples"
+	json=$SHIFTBIND_OUT/bench-$base.json
+	jq -s --arg accel "$(qemu_accel)" --argjson host "$(host_info "$load")" \
+		--argjson run "$(jq -n --argjson s $((SECONDS - start)) --arg date "$(date -u +%Y-%m-%d)" \
+			'{wall_s: $s, date: $date}')" \
+		-f "$BENCH_DIR/summarize.jq" "$samples" >"$json.new"
+	jq -e --argjson sizes "[$SIZES]" -f "$BENCH_DIR/validate.jq" "$json.new" >/dev/null ||
+		die "$json.new does not have the expected shape or lacks trials (bench/validate.jq); raw records: $samples"
+	mv "$json.new" "$json"
+
+	table=$SHIFTBIND_OUT/bench-table-$base.md
+	jq -r -f "$BENCH_DIR/table.jq" "$json" >"$table"
+	plot "$json" "$SHIFTBIND_OUT/bench-$base.svg"
+	if [ "${BENCH_DOCS:-1}" != 0 ]; then
+		cp "$SHIFTBIND_OUT/bench-$base.svg" "$DOCS/$(plot_name "$base")"
+		update_docs "$base" "$table"
+	fi
+	cat "$table"
+	echo
+	log "kernel $base: wrote $json and the plot $SHIFTBIND_OUT/bench-$base.svg$([ "${BENCH_DOCS:-1}" = 0 ] || echo ", docs/benchmarks.md, docs/$(plot_name "$base")") in $((SECONDS - start)) s"
+}
+
+# goals_side_by_side BASE...: each goal's paired ratio on every base.
+goals_side_by_side() {
+	local base files=()
+	for base; do files+=("$SHIFTBIND_OUT/bench-$base.json"); done
+	echo "goal: paired ratio (met?) on $*"
+	jq -rs '(.[0].goals | keys_unsorted) as $keys
+		| . as $runs | $keys[]
+		| . as $k | "\($k): " + ($runs | map(.goals[$k] | "\(.paired // .value) (\(if .met then "met" else "NOT met" end))") | join(", "))' \
+		"${files[@]}"
+}
+
+main() {
+	local bin=${1:?usage: bench.sh BIN_DIR} bases base start=$SECONDS
 	require_cmd jq jq
 	require_cmd gnuplot gnuplot-nox
 	require_cmd mkfs.ext4 e2fsprogs
 	check_params
 	[ -x "$bin/bench/mkimage" ] || die "missing $bin/bench/mkimage; run 'make bench'"
-	load=$(cut -d' ' -f1-3 /proc/loadavg)
-	kernel=$(KERNEL=$BASE "$SHIFTBIND_ROOT/scripts/kernel.sh" image test)
-	image=$(KERNEL=$BASE "$SHIFTBIND_ROOT/rootfs-builder/build-image.sh" "$bin")
+	bases=$(test_kernels)
 	trap 'rm -f "$scratch"' EXIT
-	make_scratch_disk
 	mkdir -p "$SHIFTBIND_OUT"
-
-	export GUEST_SCRATCH_DISK=$scratch
-	export GUEST_RESULTS=$SHIFTBIND_OUT/bench.results
-	export GUEST_CONSOLE=$SHIFTBIND_OUT/bench-console.log
 	export GUEST_TIMEOUT=${GUEST_TIMEOUT:-10800}
 	export GUEST_APPEND="shiftbind.bench_trials=$TRIALS shiftbind.bench_start_trials=$START_TRIALS shiftbind.bench_sizes=$SIZES shiftbind.bench_churn=$CHURN shiftbind.bench_control_rounds=$CONTROL_ROUNDS ${GUEST_APPEND:-}"
-	log "booting the guest: $START_TRIALS rounds ($TRIALS with chown copies) on images of $SIZES entries (progress below; console: $GUEST_CONSOLE)"
-	"$SHIFTBIND_ROOT/scripts/run-guest.sh" bench "$kernel" "$image"
-	rm -f "$scratch"
-
-	grep -v '^#' "$GUEST_RESULTS" >"$SHIFTBIND_OUT/bench-samples.jsonl"
-	check_records "$SHIFTBIND_OUT/bench-samples.jsonl"
-	json=$SHIFTBIND_OUT/bench.json
-	jq -s --arg accel "$(qemu_accel)" --argjson host "$(host_info "$load")" \
-		--argjson run "$(jq -n --argjson s $((SECONDS - start)) --arg date "$(date -u +%Y-%m-%d)" \
-			'{wall_s: $s, date: $date}')" \
-		-f "$BENCH_DIR/summarize.jq" "$SHIFTBIND_OUT/bench-samples.jsonl" >"$json.new"
-	jq -e --argjson sizes "[$SIZES]" -f "$BENCH_DIR/validate.jq" "$json.new" >/dev/null ||
-		die "$json.new does not have the expected shape or lacks trials (bench/validate.jq); raw records: $SHIFTBIND_OUT/bench-samples.jsonl"
-	mv "$json.new" "$json"
-
-	jq -r -f "$BENCH_DIR/table.jq" "$json" >"$SHIFTBIND_OUT/bench-table.md"
-	plot "$json" "$SHIFTBIND_OUT/bench.svg"
-	if [ "${BENCH_DOCS:-1}" != 0 ]; then
-		cp "$SHIFTBIND_OUT/bench.svg" "$DOCS/$PLOT"
-		update_docs "$SHIFTBIND_OUT/bench-table.md"
-	fi
-	cat "$SHIFTBIND_OUT/bench-table.md"
-	echo
-	log "wrote $json and the plot $SHIFTBIND_OUT/bench.svg$([ "${BENCH_DOCS:-1}" = 0 ] || echo ", docs/benchmarks.md, docs/$PLOT") in $((SECONDS - start)) s"
+	for base in $bases; do
+		bench_base "$bin" "$base"
+	done
+	# shellcheck disable=SC2086 # one base a word
+	goals_side_by_side $bases
+	log "measured kernel base(s) ${bases//$'\n'/ } in $(((SECONDS - start) / 60)) min"
 }
 
 main "$@"

@@ -6,8 +6,10 @@
 #     CLI, man pages, unit, allow.conf, sysusers file, the registration
 #     files, the opt-in one also in podman's default hooks.d directory
 #   - dpkg-deb -f: Package, Version (debian/changelog), Architecture, and
-#     Depends computed from the binaries (shared libyajl2 and libc6: they
-#     are linked dynamically) and systemd-sysusers for the user
+#     Depends computed from the CLI (shared libyajl2 and libc6: it is
+#     linked dynamically) and systemd-sysusers for the user; the hook is
+#     static-pie (debian/rules says why), and Built-Using names the glibc
+#     and yajl it carries, at the versions it was built with
 #   - conffiles lists /etc/shiftbind/allow.conf; the postinst enables the
 #     unit and starts nothing; no maintainer script starts it
 #   - the postinst's systemd-sysusers line, run on a root holding the
@@ -113,11 +115,19 @@ assert_eq shiftbind "$(field Package)" "Package"
 assert_eq amd64 "$(field Architecture)" "Architecture"
 assert_eq "$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)" "$(field Version)" "Version"
 depends=$(field Depends)
-# ${shlibs:Depends}: one package per library the binaries load.
-for bin in usr/libexec/shiftbind/shiftbind-hook usr/sbin/shiftbind; do
-	needed=$(readelf -d "$root/$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | paste -sd' ')
-	assert_eq "libc.so.6 libyajl.so.2" "$needed" "shared libraries of $bin (linked dynamically)"
-done
+# needed BIN: the shared libraries BIN loads, sorted, on one line.
+needed() { readelf -d "$root/$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | paste -sd' '; }
+# ${shlibs:Depends}: one package per library the CLI loads.
+assert_eq "libc.so.6 libyajl.so.2" "$(needed usr/sbin/shiftbind)" \
+	"shared libraries of usr/sbin/shiftbind (linked dynamically)"
+hook=usr/libexec/shiftbind/shiftbind-hook
+assert_eq "" "$(needed "$hook")" "shared libraries of $hook (static-pie)"
+assert_eq "DYN" "$(readelf -h "$root/$hook" | awk '$1 == "Type:" { print $2 }')" \
+	"ELF type of $hook (position-independent: ASLR kept)"
+assert_eq "" "$(readelf -l "$root/$hook" | grep -F 'program interpreter' || true)" \
+	"program interpreter of $hook (none: static)"
+assert_eq "$(dpkg-query -f '${source:Package} (= ${source:Version}), ' -W libc6-dev libyajl-dev | sed 's/, $//')" \
+	"$(field Built-Using)" "Built-Using (the hook's static glibc and yajl)"
 assert_match '(^|, )libyajl2 \(>= [0-9.]+\)(,|$)' "$depends" "Depends (libyajl2 from shlibs)"
 assert_match '(^|, )libc6 \(>= [0-9.]+\)(,|$)' "$depends" "Depends (libc6 from shlibs)"
 assert_match '(^|, )systemd \| systemd-standalone-sysusers \| systemd-sysusers(,|$)' "$depends" \

@@ -31,7 +31,7 @@ static int extent_from_json(yajl_val obj, const char *what, size_t index,
 	size_t i;
 	int ret;
 
-	snprintf(where, sizeof(where), "%s[%zu]", what, index);
+	json_name_index(where, sizeof(where), what, index);
 	if (!YAJL_IS_OBJECT(obj))
 		return error_msg(e, EINVAL, "%s: expected an object, got %s",
 				 where, json_type_name(obj));

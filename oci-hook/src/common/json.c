@@ -396,3 +396,46 @@ int json_opt_array(yajl_val obj, const char *what, const char *key,
 {
 	return get_typed(obj, what, key, yajl_t_array, false, out, e);
 }
+
+/* src into buf[*len...], cut to size (NUL-terminated). */
+static void name_append(char *buf, size_t size, size_t *len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (*len >= size)
+		return;
+	if (n > size - 1 - *len)
+		n = size - 1 - *len;
+	memcpy(buf + *len, src, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+void json_name_join(char *buf, size_t size, const char *a, const char *b)
+{
+	size_t len = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	name_append(buf, size, &len, a);
+	name_append(buf, size, &len, b);
+}
+
+void json_name_index(char *buf, size_t size, const char *place, size_t index)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	size_t len = 0;
+
+	*--p = '\0';
+	*--p = ']';
+	do
+		*--p = (char)('0' + index % 10);
+	while (index /= 10);
+	*--p = '[';
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	name_append(buf, size, &len, place);
+	name_append(buf, size, &len, p);
+}

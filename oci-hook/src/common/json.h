@@ -104,4 +104,17 @@ int json_get_array(yajl_val obj, const char *what, const char *key,
 int json_opt_array(yajl_val obj, const char *what, const char *key,
 		   yajl_val *out, struct error *e);
 
+/*
+ * The places named in messages, made without printf(3): the parser
+ * child names every array element and mapping it reads, and printf's
+ * code would be translated afresh at each container start under QEMU's
+ * TCG for names only an error prints (docs/benchmarks.md).  Both cut
+ * to size, as snprintf would.
+ *
+ * json_name_join: "AB" ("config.json: linux." and "uidMappings").
+ * json_name_index: "PLACE[INDEX]" ("config.json: linux.namespaces[2]").
+ */
+void json_name_join(char *buf, size_t size, const char *a, const char *b);
+void json_name_index(char *buf, size_t size, const char *place, size_t index);
+
 #endif /* SHIFTBIND_JSON_H */

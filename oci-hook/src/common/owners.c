@@ -1,40 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /* owners.c: see owners.h. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "fileio.h"
 #include "owners.h"
+
+/* Far above any site's /etc/passwd (100k users take some 8 MB). */
+#define PASSWD_MAX	(64 * 1024 * 1024)
 
 /* (uid_t)-1 means "no uid" to the kernel (chown's "leave it"). */
 #define UID_LAST	4294967294UL
-
-int passwd_find(const char *name, uid_t *uid, gid_t *gid, char *found,
-		size_t size)
-{
-	FILE *f = fopen(OWNERS_PASSWD, "re");
-	struct passwd *pw;
-	int hit = 0;
-
-	if (!f)
-		return -errno;
-	while (!hit && (pw = fgetpwent(f))) {
-		hit = name ? !strcmp(pw->pw_name, name) : pw->pw_uid == *uid;
-		if (hit) {
-			*uid = pw->pw_uid;
-			if (gid)
-				*gid = pw->pw_gid;
-			if (found)
-				snprintf(found, size, "%s", pw->pw_name);
-		}
-	}
-	fclose(f);
-	return hit;
-}
 
 /* Decimal digits up to the first byte not one, as a uid; *end after them. */
 static int parse_uid(const char *s, const char **end, uid_t *uid)
@@ -51,6 +34,88 @@ static int parse_uid(const char *s, const char **end, uid_t *uid)
 	if (p == s)
 		return -EINVAL;
 	*uid = (uid_t)v;
+	return 0;
+}
+
+/*
+ * The next field of a passwd line, split at ':' in place; NULL past
+ * the last.  *rest moves on.
+ */
+static char *passwd_field(char **rest)
+{
+	char *f = *rest, *colon;
+
+	if (!f)
+		return NULL;
+	colon = strchr(f, ':');
+	if (colon)
+		*colon = '\0';
+	*rest = colon ? colon + 1 : NULL;
+	return f;
+}
+
+/* A decimal id that is the whole field. */
+static bool passwd_id(const char *field, uid_t *id)
+{
+	const char *end;
+
+	return field && parse_uid(field, &end, id) == 0 && *end == '\0';
+}
+
+/*
+ * One line "name:password:uid:gid:...", split in place: false for a
+ * line that is no entry (too few fields, an id that is no number),
+ * which glibc's fgetpwent(3) skips too.
+ */
+static bool passwd_entry(char *line, const char **name, uid_t *uid,
+			 gid_t *gid)
+{
+	char *rest = line;
+
+	*name = passwd_field(&rest);
+	(void)passwd_field(&rest);
+	return passwd_id(passwd_field(&rest), uid) &&
+	       passwd_id(passwd_field(&rest), gid);
+}
+
+/*
+ * The file read whole and split by hand rather than with fgetpwent(3):
+ * the hook looks its parser's user up at every container start, and
+ * stdio's and NSS's parsing code is translated afresh each time under
+ * TCG (docs/benchmarks.md).
+ */
+int passwd_find(const char *name, uid_t *uid, gid_t *gid, char *found,
+		size_t size)
+{
+	_cleanup_free_ char *text = NULL;
+	struct error ignored = { 0, "" };
+	char *line, *next;
+	size_t len;
+	int ret;
+
+	ret = read_regular_file_at(AT_FDCWD, OWNERS_PASSWD, OWNERS_PASSWD,
+				   FOLLOW_SYMLINKS, PASSWD_MAX, &text, &len, &ignored);
+	if (ret < 0)
+		return ret;
+	for (line = text; line; line = next) {
+		const char *entry;
+		uid_t u;
+		gid_t g;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!passwd_entry(line, &entry, &u, &g))
+			continue;
+		if (name ? strcmp(entry, name) : u != *uid)
+			continue;
+		*uid = u;
+		if (gid)
+			*gid = g;
+		if (found)
+			snprintf(found, size, "%s", entry);
+		return 1;
+	}
 	return 0;
 }
 

@@ -101,7 +101,7 @@ static int parse_annotations_of(yajl_val doc, const char *what,
 	ret = json_opt_object(doc, what, "annotations", &annotations, e);
 	if (ret < 0 || !annotations)
 		return ret;
-	snprintf(where, sizeof(where), "%s: annotations", what);
+	json_name_join(where, sizeof(where), what, ": annotations");
 	in->have_annotations = true;
 	return annotations_parse(annotations, where, &in->opts, e);
 }
@@ -138,24 +138,35 @@ int state_parse(const char *text, size_t len, struct hook_input *in,
 	return 0;
 }
 
+/*
+ * Joined with memcpy, not asprintf(3): the parser child runs this at
+ * every start, and printf's code is translated afresh each time under
+ * TCG (docs/benchmarks.md).
+ */
 int rootfs_resolve(const char *bundle, const char *path, char **out,
 		   struct error *e)
 {
-	int n;
+	size_t blen = strlen(bundle), plen = strlen(path), len = 0;
+	bool relative = path[0] != '/';
+	bool slash = relative && (blen == 0 || bundle[blen - 1] != '/');
+	char *joined;
 
+	*out = NULL;
 	if (!*path)
 		return error_msg(e, EINVAL, "config.json: root.path: empty");
-	if (path[0] == '/')
-		n = asprintf(out, "%s", path);
-	else
-		n = asprintf(out, "%s%s%s", bundle,
-			     bundle[strlen(bundle) - 1] == '/' ? "" : "/", path);
-	if (n < 0) {
-		*out = NULL;
-		return error_errno(e, ENOMEM, "config.json: root.path");
-	}
-	if ((size_t)n >= PATH_MAX)
+	if ((relative ? blen + slash : 0) + plen >= PATH_MAX)
 		return error_msg(e, ENAMETOOLONG, "config.json: root.path: too long");
+	joined = malloc((relative ? blen + slash : 0) + plen + 1);
+	if (!joined)
+		return error_errno(e, ENOMEM, "config.json: root.path");
+	if (relative) {
+		memcpy(joined, bundle, blen);
+		len = blen;
+		if (slash)
+			joined[len++] = '/';
+	}
+	memcpy(joined + len, path, plen + 1);
+	*out = joined;
 	return 0;
 }
 
@@ -191,7 +202,7 @@ static int find_userns(yajl_val namespaces, yajl_val *out, struct error *e)
 		char where[64];
 		const char *type;
 
-		snprintf(where, sizeof(where), "config.json: linux.namespaces[%zu]", i);
+		json_name_index(where, sizeof(where), "config.json: linux.namespaces", i);
 		if (!YAJL_IS_OBJECT(ns))
 			return error_msg(e, EINVAL, "%s: expected an object, got %s",
 					 where, json_type_name(ns));
@@ -215,7 +226,7 @@ static int parse_mapping(yajl_val linux_obj, const char *key,
 	yajl_val array;
 	int ret;
 
-	snprintf(what, sizeof(what), "config.json: linux.%s", key);
+	json_name_join(what, sizeof(what), "config.json: linux.", key);
 	ret = json_get_array(linux_obj, "config.json: linux", key, &array, e);
 	if (ret == 0)
 		ret = idmap_from_json(array, what, map, e);

@@ -38,6 +38,7 @@
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "timing.h"
 
 /* Where the hook runs, which decides what it joins. */
 enum stage {
@@ -454,6 +455,7 @@ static int act(enum stage stage, const char *name, bool self_test,
 		ret = check_mappings(procfd, proc, in, e);
 	if (ret == 0)
 		ret = kernel_check_configfd(configfd_probe(), e);
+	timing_mark("checks");
 	if (ret < 0)
 		return ret;
 	if (stage == STAGE_RUNTIME) {
@@ -461,16 +463,22 @@ static int act(enum stage stage, const char *name, bool self_test,
 		if (ret < 0)
 			return error_context(e, "joining the container's mount namespace");
 		log_msg(LOG_INFO, "joined the mount namespace of pid %d", (int)in->pid);
+		timing_mark("setns");
 	}
 	ret = open_targets(in, &t, e);
+	timing_mark("open");
 	if (ret == 0)
 		ret = prepare_shifts(&t, e);
+	timing_mark("prepare");
 	if (ret == 0)
 		ret = confine(self_test, e);
+	timing_mark("confine");
 	if (ret == 0)
 		ret = check_targets(&t, e);
+	timing_mark("check");
 	if (ret == 0)
 		ret = shift_targets(&t, e);
+	timing_mark("shift");
 	return ret;
 }
 
@@ -524,6 +532,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	privsep_parser_dispatch(argc, argv);
+	timing_start();
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
@@ -536,9 +545,11 @@ int main(int argc, char **argv)
 	log_open("shiftbind-hook", LOG_SINK_STDERR | LOG_SINK_SYSLOG | LOG_SINK_FILE);
 	/* Logged under the stage the runtime named: an old bundle's says prestart. */
 	log_set_context("%s", argv[1]);
+	timing_mark("log_open");
 	ret = run(stage, argv[1], &in, &err);
 	if (ret < 0)
 		log_msg(LOG_ERR, "%s", err.msg);
+	timing_report();
 	hook_input_free(&in);
 	log_close();
 	return ret < 0 ? 1 : 0;

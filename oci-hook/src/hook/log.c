@@ -118,6 +118,13 @@ static void syslog_connect(void)
 	}
 	log_state.syslog_fd = fd;
 	log_state.syslog_type = type;
+	/*
+	 * Syslog's stamps are in the local zone: read it now, in the host's
+	 * mount namespace and before the filter, and only when a daemon
+	 * listens (reading and parsing /etc/localtime at every start was a
+	 * measurable part of the hook's time under TCG, docs/benchmarks.md).
+	 */
+	tzset();
 }
 
 void log_connect(void)
@@ -130,8 +137,6 @@ void log_open(const char *ident, unsigned int sinks)
 {
 	log_state.ident = ident;
 	log_state.sinks = sinks;
-	/* Time stamps in the local zone, read now rather than when confined. */
-	tzset();
 	if (sinks & LOG_SINK_FILE)
 		open_log_file();
 	log_connect();
@@ -220,15 +225,55 @@ static void to_syslog(int priority, const char *sep, const char *msg)
 	}
 }
 
+/*
+ * The civil date of a day counted from 1970-01-01, in the proleptic
+ * Gregorian calendar (Howard Hinnant's civil_from_days): eras of 400
+ * years, each year starting on March 1 so that February's leap day ends
+ * it.
+ */
+static void civil_from_days(long long days, long long *year, unsigned int *month,
+			    unsigned int *day)
+{
+	long long z = days + 719468;	/* days from 0000-03-01 */
+	long long era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned int doe = (unsigned int)(z - era * 146097);	/* [0, 146096] */
+	unsigned int yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);	/* from March 1 */
+	unsigned int mp = (5 * doy + 2) / 153;	/* March is 0 */
+
+	*day = doy - (153 * mp + 2) / 5 + 1;
+	*month = mp < 10 ? mp + 3 : mp - 9;
+	*year = (long long)yoe + era * 400 + (*month <= 2);
+}
+
+/*
+ * By hand rather than with gmtime_r(3) and strftime(3), whose code the
+ * hook would otherwise run, translated afresh under TCG, at every start
+ * (docs/benchmarks.md).
+ */
+void log_utc_stamp(time_t t, char *buf, size_t size)
+{
+	long long secs = (long long)t, days = secs / 86400, rest = secs % 86400;
+	unsigned int month, day;
+	long long year;
+
+	if (rest < 0) {
+		rest += 86400;
+		days--;
+	}
+	civil_from_days(days, &year, &month, &day);
+	snprintf(buf, size, "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ", year, month, day,
+		 rest / 3600, rest / 60 % 60, rest % 60);
+}
+
 static void to_file(int priority, const char *sep, const char *msg)
 {
 	char stamp[32] = "-", line[LOG_LINE_MAX + 1024];
 	struct timespec now;
-	struct tm tm;
 	int n;
 
-	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && gmtime_r(&now.tv_sec, &tm))
-		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (clock_gettime(CLOCK_REALTIME, &now) == 0)
+		log_utc_stamp(now.tv_sec, stamp, sizeof(stamp));
 	n = snprintf(line, sizeof(line), "%s %s[%d] %s: %s%s%s\n", stamp,
 		     log_state.ident, (int)getpid(), priority_name(priority),
 		     log_state.context, sep, msg);

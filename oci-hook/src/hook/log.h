@@ -11,7 +11,9 @@
 #ifndef SHIFTBIND_LOG_H
 #define SHIFTBIND_LOG_H
 
+#include <stddef.h>
 #include <syslog.h>
+#include <time.h>
 
 /*
  * The log file: this variable's value, else the default if its directory
@@ -46,6 +48,9 @@ void log_close(void);
 
 /* log_set_context: a prefix for later messages ("container c1"). */
 void log_set_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* log_utc_stamp: "2026-12-07T14:56:59Z", the log file's stamp of t. */
+void log_utc_stamp(time_t t, char *buf, size_t size);
 
 /* log_msg: priority is syslog's (LOG_INFO, LOG_ERR...). */
 void log_msg(int priority, const char *fmt, ...)

@@ -19,11 +19,13 @@
 
 #include "common.h"
 #include "fileio.h"
+#include "idmap.h"
 #include "log.h"
 #include "owners.h"
 #include "privsep.h"
 #include "sandbox.h"
 #include "spec.h"
+#include "timing.h"
 #include "wire.h"
 
 enum reply_tag {
@@ -263,7 +265,7 @@ static char *child_request(size_t max, size_t *len)
 
 /*
  * Who the child runs as.  Real root in the initial user namespace (a
- * rootful runtime's prestart) hands it to PARSER_USER, whom nothing else
+ * rootful runtime's createRuntime) hands it to PARSER_USER, whom nothing else
  * runs as: no other uid can signal it (kill(2) gets EPERM), nor trace
  * it.  Anywhere else (a rootless runtime's createContainer, inside the
  * container's user namespace) that uid is not mapped, and the child
@@ -277,19 +279,29 @@ struct parser_identity {
 	gid_t gid;
 };
 
-/* uid_map "0 0 4294967295": the initial user namespace (or one as wide). */
+/*
+ * uid_map "0 0 4294967295": the initial user namespace (or one as wide).
+ * Read as the hook reads the container's maps (no stdio: its code is
+ * translated afresh at every start under TCG, docs/benchmarks.md); a
+ * map that cannot be read is not the initial one.
+ */
 static bool in_initial_user_namespace(void)
 {
-	unsigned long inside, outside, count;
-	FILE *f = fopen("/proc/self/uid_map", "re");
-	int n;
+	struct idmap_extent all = { 0, 0, 4294967295U };
+	const struct idmap initial = { &all, 1 };
+	_cleanup_free_ char *text = NULL;
+	struct idmap self = { NULL, 0 };
+	struct error ignored = { 0, "" };
+	bool same;
+	size_t len;
 
-	if (!f)
+	if (read_regular_file_at(AT_FDCWD, "/proc/self/uid_map", "/proc/self/uid_map",
+				 FOLLOW_SYMLINKS, 4096, &text, &len, &ignored) < 0 ||
+	    idmap_parse_proc(text, "/proc/self/uid_map", &self, &ignored) < 0)
 		return false;
-	n = fscanf(f, "%lu %lu %lu", &inside, &outside, &count);
-	n += fgetc(f) == '\n' && fgetc(f) == EOF;
-	fclose(f);
-	return n == 4 && inside == 0 && outside == 0 && count == 4294967295UL;
+	same = idmap_same(&self, &initial);
+	idmap_free(&self);
+	return same;
 }
 
 static int parser_identity(struct parser_identity *id, struct error *e)
@@ -537,6 +549,7 @@ static int parser_start(struct parser *p, int exe, bool self_test,
 	int request[2], reply[2];
 	int ret = parser_identity(&id, e);
 
+	timing_mark("parser_user");
 	if (ret < 0)
 		return ret;
 	if (pipe2(request, O_CLOEXEC) < 0)
@@ -550,6 +563,7 @@ static int parser_start(struct parser *p, int exe, bool self_test,
 	p->pid = fork();
 	if (p->pid == 0)
 		parser_exec(exe, hook, &id, request[0], reply[1], self_test);
+	timing_mark("fork");
 	close(request[0]);
 	close(reply[1]);
 	p->request = request[1];
@@ -739,7 +753,12 @@ int parse_untrusted_input(int exe, int state_fd, bool self_test,
 	if (ret < 0)
 		return ret;
 	ret = exchange_state(&p, state_fd, in, &bundle, e);
+	/* Mostly the child's exec and start: the state is small. */
+	timing_mark("state");
 	if (ret == 0)
 		ret = exchange_config(&p, bundle, in, e);
-	return parser_finish(&p, ret, e);
+	timing_mark("config");
+	ret = parser_finish(&p, ret, e);
+	timing_mark("parser_exit");
+	return ret;
 }

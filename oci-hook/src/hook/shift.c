@@ -19,8 +19,9 @@
 #include "shift.h"
 
 /*
- * Called by the hook at prestart, as host root in the host's namespaces,
- * after the input was parsed and the container's id mappings checked.
+ * Called by the hook at createRuntime (or an old bundle's prestart), as
+ * host root in the host's namespaces, after the input was parsed and the
+ * container's id mappings checked.
  * procfd pins the container's init (a reused pid cannot be reached
  * through it).  Joining a mount namespace changes only where later
  * paths resolve: the hook's credentials and user namespace stay the
@@ -70,12 +71,12 @@ static int move_to_slot(int *fd, int slot, const char *path, struct error *e)
 
 /*
  * Called by the hook inside the container's mount namespace, before it
- * confines itself: at prestart as host root after join_mount_namespace(),
- * at createContainer as root of the container's user namespace.  pathfd
- * is crun's bind of the rootfs (or of an extra mount).  Everything of
- * the shift is set here, so that once confined the hook needs only
- * CMD_RECONFIGURE on this fd (shift_commit), and nothing that opens a
- * configfd or names another mount.
+ * confines itself: at createRuntime (or prestart) as host root after
+ * join_mount_namespace(), at createContainer as root of the container's
+ * user namespace.  pathfd is crun's bind of the rootfs (or of an extra
+ * mount).  Everything of the shift is set here, so that once confined the
+ * hook needs only CMD_RECONFIGURE on this fd (shift_commit), and nothing
+ * that opens a configfd or names another mount.
  */
 int shift_prepare(int pathfd, const char *path, int slot, int *out,
 		  struct error *e)

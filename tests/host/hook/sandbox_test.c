@@ -538,6 +538,8 @@ int main(void)
 	size_t i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A check per case, and abort() under each of the two filters. */
+	tap_plan((int)ARRAY_SIZE(cases) + 2);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct filter_case *c = &cases[i];
 		enum filter_outcome expect = expected_outcome(c);

@@ -35,6 +35,7 @@
 #include "fileio.h"
 #include "idmap.h"
 #include "json.h"
+#include "log.h"
 #include "mountinfo.h"
 #include "owners.h"
 #include "patch.h"
@@ -545,7 +546,7 @@ static void run_bad_input(const struct parse_case *c)
 		ret = parse_unreadable(state, len, &e);
 	else
 		ret = parse_input(state, len, &in, &e);
-	if (!ok(ret < 0 && strstr(e.msg, c->expect), "bad input: %s", c->name))
+	if (!ok(ret < 0 && strstr(e.msg, c->expect), "bad input (corpus): %s", c->name))
 		diag("expected error containing \"%s\", got %d \"%s\"", c->expect,
 		     ret, e.msg);
 	hook_input_free(&in);
@@ -1400,6 +1401,56 @@ static void test_owners(void)
 	ok(!strcmp(text, "0"), "one uid formatted for the kernel (%s)", text);
 }
 
+/* ---- names in messages, root.path ----------------------------------- */
+
+static void test_names(void)
+{
+	char buf[64], tiny[8], *path = NULL;
+	struct error e = { 0, "" };
+
+	json_name_index(buf, sizeof(buf), "config.json: linux.namespaces", 0);
+	ok(!strcmp(buf, "config.json: linux.namespaces[0]"), "index 0 named (%s)", buf);
+	json_name_index(buf, sizeof(buf), "m", 18446744073709551615UL);
+	ok(!strcmp(buf, "m[18446744073709551615]"), "the largest index named (%s)", buf);
+	json_name_join(buf, sizeof(buf), "config.json: linux.", "gidMappings");
+	ok(!strcmp(buf, "config.json: linux.gidMappings"), "two parts joined (%s)", buf);
+	json_name_index(tiny, sizeof(tiny), "abcdef", 12);
+	ok(!strcmp(tiny, "abcdef["), "an index cut to size as snprintf cuts (%s)", tiny);
+	json_name_join(tiny, sizeof(tiny), "abcd", "efgh");
+	ok(!strcmp(tiny, "abcdefg"), "a join cut to size (%s)", tiny);
+	ok(rootfs_resolve("/b/", "rootfs", &path, &e) == 0 && !strcmp(path, "/b/rootfs"),
+	   "root.path against a bundle ending in / gets no second one (%s)", path);
+	free(path);
+	ok(rootfs_resolve("/b", "", &path, &e) < 0 && !path && strstr(e.msg, "root.path: empty"),
+	   "bad input: an empty root.path (%s)", e.msg);
+}
+
+/* ---- the log file's stamps ------------------------------------------- */
+
+/* log_utc_stamp against gmtime_r and strftime, around leap days and eras. */
+static void test_log_stamp(void)
+{
+	static const time_t fixed[] = {
+		0, 59, 86399, 86400, 951782399, 951782400, 951868800, 1709164800,
+		4107542399, 4107542400, 4133980800, -1, -86400, -86401, 253402300799,
+	};
+	char mine[32], theirs[32];
+	size_t i, wrong = 0;
+	struct tm tm;
+	time_t t;
+
+	for (i = 0; i < ARRAY_SIZE(fixed) + 20000; i++) {
+		/* The fixed instants, then one every 7.3 days from 1900 to 2300. */
+		t = i < ARRAY_SIZE(fixed) ? fixed[i] :
+		    (time_t)-2208988800LL + (time_t)(i - ARRAY_SIZE(fixed)) * 631297;
+		log_utc_stamp(t, mine, sizeof(mine));
+		strftime(theirs, sizeof(theirs), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		if (strcmp(mine, theirs) && wrong++ == 0)
+			diag("log_utc_stamp(%lld): %s, gmtime_r: %s", (long long)t, mine, theirs);
+	}
+	ok(wrong == 0, "log_utc_stamp agrees with gmtime_r at %zu instants (%zu differ)", i, wrong);
+}
+
 /* ---- prepare-image --------------------------------------------------- */
 
 static bool owned_by_root(const char *path, mode_t type, mode_t mode)
@@ -1880,6 +1931,8 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	make_scratch();
+	/* hook_unit.sh checks that every case of the corpus passed. */
+	diag("corpus: %zu bad inputs", ARRAY_SIZE(bad_inputs));
 	for (i = 0; i < ARRAY_SIZE(bad_inputs); i++)
 		run_bad_input(&bad_inputs[i]);
 	test_state_over_cap();
@@ -1897,6 +1950,8 @@ int main(int argc, char **argv)
 	test_status_hostile_names();
 	test_allowconf();
 	test_owners();
+	test_log_stamp();
+	test_names();
 	test_prepare_image();
 	test_patch_config();
 	test_error();
