@@ -3323,11 +3323,16 @@ static void child_enter(int ready, int go)
 		die_setup("making / private: %s", strerror(errno));
 }
 
-/* Run @body in a child in the scratch tree; its exit status, its report in @rep. */
-static int run_child(int (*body)(void), struct report *rep)
+/* A child at work in the scratch tree, while its parent may act too. */
+struct child {
+	pid_t pid;
+	int res;	/* its report's pipe: readable once it is done */
+};
+
+/* Start @body in a child in the scratch tree (child_reap() waits for it). */
+static void child_spawn(int (*body)(void), struct child *ch)
 {
 	int ready[2], go[2], res[2], status;
-	ssize_t n;
 	pid_t pid;
 	char c;
 
@@ -3360,11 +3365,21 @@ static int run_child(int (*body)(void), struct report *rep)
 		say("cannot release the child: %s", strerror(errno));
 	close(go[1]);
 	close(ready[0]);
-	n = read(res[0], rep, sizeof(*rep));
-	close(res[0]);
+	ch->pid = pid;
+	ch->res = res[0];
+}
+
+/* Wait for the child: its exit status, its report in @rep. */
+static int child_reap(struct child *ch, struct report *rep)
+{
+	ssize_t n;
+	int status;
+
+	n = read(ch->res, rep, sizeof(*rep));
+	close(ch->res);
 	if (n != (ssize_t)sizeof(*rep))
 		memset(rep, 0, sizeof(*rep));
-	if (waitpid(pid, &status, 0) < 0)
+	if (waitpid(ch->pid, &status, 0) < 0)
 		die_setup("waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(status)) {
 		violation("the fuzzing process died of signal %d (%s)",
@@ -3372,6 +3387,15 @@ static int run_child(int (*body)(void), struct report *rep)
 		return EXIT_FOUND;
 	}
 	return WEXITSTATUS(status);
+}
+
+/* Run @body in a child in the scratch tree; its exit status, its report in @rep. */
+static int run_child(int (*body)(void), struct report *rep)
+{
+	struct child ch;
+
+	child_spawn(body, &ch);
+	return child_reap(&ch, rep);
 }
 
 /* ------------------------------------------------------------------ */
