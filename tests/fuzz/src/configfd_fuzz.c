@@ -5617,29 +5617,67 @@ static bool rv_wait_ready(const struct child *ch)
 	return true;
 }
 
-/* disallow-shift,revoke on the store, as an administrator takes a shift back. */
+/*
+ * A bind configfd of the store with disallow-shift and revoke set, as an
+ * administrator takes a shift back: only CMD_RECONFIGURE is left, so the
+ * revocation comes right when it is due.  -1 after a violation.
+ */
+static int rv_revoker_open(const char *path)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), cfd = -1, err;
+	char log[512] = "";
+
+	if (pfd >= 0)
+		cfd = sys_configfd_open("bind", O_CLOEXEC, CONFIGFD_CMD_RECONFIGURE);
+	if (cfd < 0 ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FD, "pathfd", NULL, pfd) ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FLAG, "disallow-shift", NULL, 0) ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FLAG, "revoke", NULL, 0)) {
+		err = errno;
+		if (cfd >= 0) {
+			configfd_read_log(cfd, log, sizeof(log));
+			close(cfd);
+		}
+		violation("round %u: preparing the revocation of %s's shifts: %s (log: %s)",
+			  rv_cur.round, path, strerror(err), log);
+		cfd = -1;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return cfd;
+}
+
+/*
+ * Revoke the store's shifts after a random delay.  The flag goes up as
+ * soon as the call returns: a call an attacker begins after seeing it
+ * began after the revocation had completed.
+ */
 static void rv_revoke(struct rv_run *run, struct rng *r)
 {
 	unsigned int delay = rng_chance(r, 10) ? 0 : rng_below(r, RV_WINDOW_US);
 	char path[PATH_MAX], log[512] = "";
-	int pfd, err;
+	int cfd, err;
 
-	usleep(delay);
 	snprintf(path, sizeof(path), "%s/%s", scratch.root, rv_store_names[rv_cur.store]);
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	err = pfd < 0 ? errno :
-	      bind_call(pfd, CONFIGFD_CMD_RECONFIGURE, "disallow-shift,revoke",
-			NULL, log, sizeof(log));
-	run->revoked_ns = mono_ns();
-	if (pfd >= 0)
-		close(pfd);
-	if (err) {
-		violation("round %u: revoking the shifts of %s: %s (log: %s)",
-			  rv_cur.round, path, strerror(err), log);
+	cfd = rv_revoker_open(path);
+	if (cfd < 0) {
 		atomic_store(&rv_shm->abort, true);
 		return;
 	}
-	atomic_store(&rv_shm->revoked, true);
+	usleep(delay);
+	if (sys_configfd_action(cfd, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0) == 0) {
+		run->revoked_ns = mono_ns();
+		atomic_store(&rv_shm->revoked, true);
+	} else {
+		err = errno;
+		configfd_read_log(cfd, log, sizeof(log));
+		violation("round %u: revoking the shifts of %s: %s (log: %s)",
+			  rv_cur.round, path, strerror(err), log);
+		atomic_store(&rv_shm->abort, true);
+	}
+	close(cfd);
+	if (!atomic_load(&rv_shm->revoked))
+		return;
 	run->marked[rv_cur.store] = false;
 	if (!run->revoked++ || delay / 1e3 < run->delay_min)
 		run->delay_min = delay / 1e3;
