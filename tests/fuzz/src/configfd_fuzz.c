@@ -28,6 +28,15 @@
  *               nodes opened, setuid and setgid bits (chmod, creation,
  *               ACLs), file capabilities, shared-mapping writes and overlay
  *               copy-ups, for ids the shift lends.
+ *   revoke-race real root revokes a live shift (disallow-shift,revoke) at
+ *               a random moment while threads of the user namespace change
+ *               files they opened through it before (write, ftruncate,
+ *               fchmod, fchown, fremovexattr, FS_IOC_SETFLAGS, F_SETLEASE,
+ *               FICLONERANGE, copy_file_range, mmap, mprotect) and open and
+ *               create files below a directory they hold: nothing started
+ *               after the revocation may succeed but reads and stores
+ *               through a mapping writable before it, and nothing on disk
+ *               may grant a lent id.
  *
  * Confinement: the process moves to a private mount namespace first
  * (unshare(CLONE_NEWNS), then MS_PRIVATE|MS_REC on /), builds a scratch
@@ -64,8 +73,11 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -74,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -88,6 +101,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/fs.h>
 #include <linux/magic.h>
 
 #include "configfd.h"
@@ -132,12 +146,14 @@ enum mode {
 	MODE_RANDOM,
 	MODE_FAILSLAB,
 	MODE_SHIFT_RACE,
+	MODE_REVOKE_RACE,
 };
 
 static const char *const mode_names[] = {
 	[MODE_RANDOM]		= "random",
 	[MODE_FAILSLAB]		= "failslab",
 	[MODE_SHIFT_RACE]	= "shift-race",
+	[MODE_REVOKE_RACE]	= "revoke-race",
 };
 
 static struct options {
@@ -146,7 +162,7 @@ static struct options {
 	uint64_t calls;		/* random: total over all threads */
 	unsigned int threads;
 	unsigned int duration;	/* random: seconds, 0 for no limit */
-	unsigned int rounds;	/* shift-race */
+	unsigned int rounds;	/* shift-race, revoke-race */
 	bool userns;
 	bool mark;		/* mark the scratch mounts allow-shift */
 	bool leak_fd;		/* self-test: leak an fd, which must be found */
@@ -3323,11 +3339,16 @@ static void child_enter(int ready, int go)
 		die_setup("making / private: %s", strerror(errno));
 }
 
-/* Run @body in a child in the scratch tree; its exit status, its report in @rep. */
-static int run_child(int (*body)(void), struct report *rep)
+/* A child at work in the scratch tree, while its parent may act too. */
+struct child {
+	pid_t pid;
+	int res;	/* its report's pipe: readable once it is done */
+};
+
+/* Start @body in a child in the scratch tree (child_reap() waits for it). */
+static void child_spawn(int (*body)(void), struct child *ch)
 {
 	int ready[2], go[2], res[2], status;
-	ssize_t n;
 	pid_t pid;
 	char c;
 
@@ -3360,11 +3381,21 @@ static int run_child(int (*body)(void), struct report *rep)
 		say("cannot release the child: %s", strerror(errno));
 	close(go[1]);
 	close(ready[0]);
-	n = read(res[0], rep, sizeof(*rep));
-	close(res[0]);
+	ch->pid = pid;
+	ch->res = res[0];
+}
+
+/* Wait for the child: its exit status, its report in @rep. */
+static int child_reap(struct child *ch, struct report *rep)
+{
+	ssize_t n;
+	int status;
+
+	n = read(ch->res, rep, sizeof(*rep));
+	close(ch->res);
 	if (n != (ssize_t)sizeof(*rep))
 		memset(rep, 0, sizeof(*rep));
-	if (waitpid(pid, &status, 0) < 0)
+	if (waitpid(ch->pid, &status, 0) < 0)
 		die_setup("waitpid: %s", strerror(errno));
 	if (WIFSIGNALED(status)) {
 		violation("the fuzzing process died of signal %d (%s)",
@@ -3372,6 +3403,15 @@ static int run_child(int (*body)(void), struct report *rep)
 		return EXIT_FOUND;
 	}
 	return WEXITSTATUS(status);
+}
+
+/* Run @body in a child in the scratch tree; its exit status, its report in @rep. */
+static int run_child(int (*body)(void), struct report *rep)
+{
+	struct child ch;
+
+	child_spawn(body, &ch);
+	return child_reap(&ch, rep);
 }
 
 /* ------------------------------------------------------------------ */
@@ -4740,11 +4780,1098 @@ static void verify_owners(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The revoke-race mode                                                 */
+
+/*
+ * Real root revokes a live shift (disallow-shift with revoke) at a random
+ * moment, while attacker threads of the user namespace change files they
+ * opened through it before (docs/design/idmap-rule.md, b.2 to b.4).  Each
+ * call is recorded with the phase it ran in: before the revocation, in
+ * flight across it, or started after it had completed (the attacker saw
+ * the parent's flag, stored once the revoking call returned, before it
+ * began).  No call of the last kind may succeed, except reads and fstat,
+ * which keep working by design (b.6), and stores through a shared mapping
+ * that was writable before the revocation, the one documented exception
+ * (b.5): those are recorded but not counted.
+ *
+ * Each round runs in a child of its own, a new user namespace: revocation
+ * withdraws the mark, and a namespace made before the store was marked
+ * again would see the withdrawn one.  The parent (real root) marks the
+ * store, makes the round's files, revokes, and judges the records and
+ * what is on disk.  The store is the marked ext4 directory, and in every
+ * other round, where the guest has mkfs.xfs, a marked xfs filesystem with
+ * reflinks: on ext4 FICLONERANGE fails with EOPNOTSUPP before the gate.
+ */
+#define RV_ATTACKERS	3	/* threads per round */
+#define RV_BEFORE_MAX	48	/* iterations before the revocation, at most */
+#define RV_AFTER	3	/* iterations started after it, per thread */
+#define RV_ITERS	(RV_BEFORE_MAX + RV_AFTER)
+#define RV_WINDOW_US	60000	/* the revocation comes this soon after the files are held */
+#define RV_DATA_SIZE	(4 * PAGE_SZ)	/* the held file: clones and copies land below 3 pages */
+
+enum rv_store { RS_EXT4, RS_XFS, RS_NR };
+
+static const char *const rv_store_names[RS_NR] = { "ext4", "xfs" };
+
+/* What the attackers call, once each per iteration, in random order. */
+enum rv_kind {
+	RK_WRITE, RK_PWRITE, RK_FTRUNCATE, RK_FCHMOD, RK_FCHOWN,
+	RK_REMOVEXATTR, RK_SETFLAGS, RK_SETLEASE, RK_CLONE, RK_COPY,
+	RK_MMAP, RK_MPROTECT, RK_OPENAT, RK_CREATE,
+	RK_READ, RK_FSTAT, RK_MAPSTORE,
+	RK_NR
+};
+
+enum rv_rule {
+	RR_GATED,	/* changes a file, or opens or makes one: refused after */
+	RR_WORKS,	/* reads through files opened before: keep working (b.6) */
+	RR_EXEMPT,	/* stores through a mapping writable before (b.5) */
+};
+
+enum rv_phase { RP_BEFORE, RP_INFLIGHT, RP_AFTER, RP_NR };
+
+static const char *const rv_phase_names[RP_NR] = {
+	[RP_BEFORE] = "before", [RP_INFLIGHT] = "across", [RP_AFTER] = "after",
+};
+
+/* One call, as an attacker thread recorded it. */
+struct rv_record {
+	uint8_t kind, phase;
+	uint16_t iter;		/* names the file a creation or removal was about */
+	int32_t err;		/* 0: it succeeded */
+	int64_t start_ns;	/* CLOCK_MONOTONIC, when it began */
+};
+
+#define RV_MAX_REC	(RV_ITERS * RK_NR)
+
+/* Between the parent and a round's child: MAP_SHARED, made before the fork. */
+struct rv_shared {
+	atomic_bool ready;	/* the attackers hold their files (child) */
+	atomic_bool revoked;	/* the revoking call returned (parent) */
+	atomic_bool abort;	/* no revocation is coming: stop (parent) */
+	struct rv_log {
+		unsigned int n;
+		struct rv_record rec[RV_MAX_REC];
+	} log[RV_ATTACKERS];
+};
+
+static struct rv_shared *rv_shm;
+
+/* The round, as the parent chose it before forking its child. */
+static struct rv_round {
+	unsigned int round;
+	enum rv_store store;
+	bool in_place;		/* attached and shifted in place, or a shifted detached bind */
+	char dir[16];		/* the round's directory in the store */
+} rv_cur;
+
+/* An attacker thread and what it holds, all opened through the shift. */
+struct rv_attacker {
+	unsigned int idx, iter;
+	struct rng rng;
+	int dirfd;		/* the round's directory */
+	int rw, ro;		/* its data file, read-write and read-only */
+	int src, lease;		/* a clone's source; a file for leases */
+	int caps[RV_ITERS];	/* real root's files with a capability */
+	char *wmap;		/* a shared writable mapping of rw */
+	char *rmap;		/* a shared read-only mapping of rw */
+	int flags;		/* its FS_IOC_GETFLAGS */
+	struct rv_log *log;
+	pthread_barrier_t *held;
+	pthread_t thread;
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int rv_ret(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+/* Either of its data file's fds: attribute calls go through both kinds. */
+static int rv_either(struct rv_attacker *a)
+{
+	return rng_chance(&a->rng, 50) ? a->rw : a->ro;
+}
+
+static int rk_write(struct rv_attacker *a)
+{
+	ssize_t n = write(a->rw, "w", 1);
+
+	return n == 1 ? 0 : n < 0 ? errno : EIO;
+}
+
+static int rk_pwrite(struct rv_attacker *a)
+{
+	ssize_t n = pwrite(a->rw, "p", 1, 64 + a->iter);
+
+	return n == 1 ? 0 : n < 0 ? errno : EIO;
+}
+
+/* Between 3 and 4 pages: the mappings (page 0), clones and copies stay inside. */
+static int rk_ftruncate(struct rv_attacker *a)
+{
+	return rv_ret(ftruncate(a->rw, RV_DATA_SIZE - (a->iter % 2) * PAGE_SZ / 2));
+}
+
+static int rk_fchmod(struct rv_attacker *a)
+{
+	return rv_ret(fchmod(rv_either(a), a->iter % 2 ? 0664 : 0644));
+}
+
+/* To its owner through the shift (on disk 0:0): any id change would do. */
+static int rk_fchown(struct rv_attacker *a)
+{
+	return rv_ret(fchown(rv_either(a), 0, 0));
+}
+
+/* A file capability of real root's (a lent owner) taken off, a fresh file each time. */
+static int rk_removexattr(struct rv_attacker *a)
+{
+	return rv_ret(fremovexattr(a->caps[a->iter], "security.capability"));
+}
+
+static int rk_setflags(struct rv_attacker *a)
+{
+	int flags = a->flags ^ FS_NODUMP_FL;
+
+	if (ioctl(rv_either(a), FS_IOC_SETFLAGS, &flags))
+		return errno;
+	a->flags = flags;
+	return 0;
+}
+
+/* Through a shift every owner is lent, so this fails before the revocation too. */
+static int rk_setlease(struct rv_attacker *a)
+{
+	if (fcntl(a->lease, F_SETLEASE, F_RDLCK))
+		return errno;
+	if (fcntl(a->lease, F_SETLEASE, F_UNLCK))
+		violation("round %u: releasing a lease: %s", rv_cur.round, strerror(errno));
+	return 0;
+}
+
+/* Page 1 of the data file, from its source: EOPNOTSUPP on ext4 before any gate. */
+static int rk_clone(struct rv_attacker *a)
+{
+	struct file_clone_range r = {
+		.src_fd = a->src, .src_length = PAGE_SZ, .dest_offset = PAGE_SZ,
+	};
+
+	return rv_ret(ioctl(a->rw, FICLONERANGE, &r));
+}
+
+/* Into page 2: a whole block (a remap on xfs) or part of one (a copy). */
+static int rk_copy(struct rv_attacker *a)
+{
+	loff_t in = 0, out = 2 * PAGE_SZ;
+	ssize_t n = copy_file_range(a->src, &in, a->rw, &out,
+				   rng_chance(&a->rng, 50) ? PAGE_SZ : 512, 0);
+
+	return n > 0 ? 0 : n < 0 ? errno : EIO;
+}
+
+static int rk_mmap(struct rv_attacker *a)
+{
+	void *p = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE, MAP_SHARED, a->rw, 0);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, PAGE_SZ);
+	return 0;
+}
+
+/*
+ * The thread's own read-only shared mapping made writable, and read-only
+ * again at once: a mapping left writable would be the exception (b.5),
+ * and the next mprotect() of it would test nothing.
+ */
+static int rk_mprotect(struct rv_attacker *a)
+{
+	if (mprotect(a->rmap, PAGE_SZ, PROT_READ | PROT_WRITE))
+		return errno;
+	if (mprotect(a->rmap, PAGE_SZ, PROT_READ))
+		die_setup("round %u: making the read-only mapping read-only again: %s",
+			  rv_cur.round, strerror(errno));
+	return 0;
+}
+
+static int rk_openat(struct rv_attacker *a)
+{
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "t%u-src", a->idx);
+	fd = openat(a->dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int rk_create(struct rv_attacker *a)
+{
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "t%u-new%02u", a->idx, a->iter);
+	fd = openat(a->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int rk_read(struct rv_attacker *a)
+{
+	char buf[64];
+	ssize_t n = pread(a->ro, buf, sizeof(buf), 0);
+
+	return n > 0 ? 0 : n < 0 ? errno : EIO;
+}
+
+static int rk_fstat(struct rv_attacker *a)
+{
+	struct stat st;
+
+	return rv_ret(fstat(a->rw, &st));
+}
+
+/*
+ * A store through the writable mapping made before the revocation: it
+ * lands (b.5, not in the series yet).  Once revocation takes such pages
+ * back, a store faults with SIGBUS: recorded as EFAULT, not a death.
+ */
+static __thread sigjmp_buf rv_bus_jmp;
+static __thread volatile sig_atomic_t rv_bus_armed;
+
+static void rv_on_sigbus(int sig)
+{
+	if (rv_bus_armed)
+		siglongjmp(rv_bus_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int rk_mapstore(struct rv_attacker *a)
+{
+	if (sigsetjmp(rv_bus_jmp, 1)) {
+		rv_bus_armed = 0;
+		return EFAULT;
+	}
+	rv_bus_armed = 1;
+	((volatile char *)a->wmap)[a->iter] = 'm';
+	rv_bus_armed = 0;
+	return 0;
+}
+
+static const struct rv_kind_desc {
+	const char *name;
+	enum rv_rule rule;
+	int (*call)(struct rv_attacker *a);
+} rv_kinds[RK_NR] = {
+	[RK_WRITE]	= { "write", RR_GATED, rk_write },
+	[RK_PWRITE]	= { "pwrite", RR_GATED, rk_pwrite },
+	[RK_FTRUNCATE]	= { "ftruncate", RR_GATED, rk_ftruncate },
+	[RK_FCHMOD]	= { "fchmod", RR_GATED, rk_fchmod },
+	[RK_FCHOWN]	= { "fchown", RR_GATED, rk_fchown },
+	[RK_REMOVEXATTR] = { "fremovexattr", RR_GATED, rk_removexattr },
+	[RK_SETFLAGS]	= { "FS_IOC_SETFLAGS", RR_GATED, rk_setflags },
+	[RK_SETLEASE]	= { "F_SETLEASE", RR_GATED, rk_setlease },
+	[RK_CLONE]	= { "FICLONERANGE", RR_GATED, rk_clone },
+	[RK_COPY]	= { "copy_file_range", RR_GATED, rk_copy },
+	[RK_MMAP]	= { "mmap", RR_GATED, rk_mmap },
+	[RK_MPROTECT]	= { "mprotect", RR_GATED, rk_mprotect },
+	[RK_OPENAT]	= { "openat", RR_GATED, rk_openat },
+	[RK_CREATE]	= { "create", RR_GATED, rk_create },
+	[RK_READ]	= { "pread", RR_WORKS, rk_read },
+	[RK_FSTAT]	= { "fstat", RR_WORKS, rk_fstat },
+	[RK_MAPSTORE]	= { "mapping store", RR_EXEMPT, rk_mapstore },
+};
+
+/* One call, recorded with its phase: whether the parent's flag was up before and after it. */
+static void rv_call(struct rv_attacker *a, enum rv_kind k)
+{
+	bool before = atomic_load(&rv_shm->revoked);
+	int64_t start = mono_ns();
+	int err = rv_kinds[k].call(a);
+	bool after = atomic_load(&rv_shm->revoked);
+	struct rv_record *rec;
+
+	/* Room for every call of RV_ITERS iterations: never full. */
+	if (a->log->n >= RV_MAX_REC)
+		return;
+	rec = &a->log->rec[a->log->n++];
+	rec->kind = k;
+	rec->phase = before ? RP_AFTER : after ? RP_INFLIGHT : RP_BEFORE;
+	rec->iter = a->iter;
+	rec->err = err;
+	rec->start_ns = start;
+}
+
+/* Every kind once, in an order of its own, so that the revocation lands anywhere. */
+static void rv_iteration(struct rv_attacker *a)
+{
+	unsigned int order[RK_NR], i, j, tmp;
+
+	for (i = 0; i < RK_NR; i++)
+		order[i] = i;
+	for (i = RK_NR - 1; i > 0; i--) {
+		j = rng_below(&a->rng, i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < RK_NR; i++)
+		rv_call(a, order[i]);
+}
+
+static int rv_open(struct rv_attacker *a, const char *what, int flags)
+{
+	char name[32];
+	int fd;
+
+	snprintf(name, sizeof(name), "t%u-%s", a->idx, what);
+	fd = openat(a->dirfd, name, flags | O_CLOEXEC);
+	if (fd < 0)
+		violation("round %u: opening %s through the shift: %s", rv_cur.round,
+			  name, strerror(errno));
+	return fd;
+}
+
+/* What the attacker holds before the revocation; false after a violation. */
+static bool rv_hold(struct rv_attacker *a)
+{
+	char what[16];
+	unsigned int i;
+
+	a->rw = rv_open(a, "data", O_RDWR);
+	a->ro = rv_open(a, "data", O_RDONLY);
+	a->src = rv_open(a, "src", O_RDONLY);
+	a->lease = rv_open(a, "lease", O_RDONLY);
+	if (a->rw < 0 || a->ro < 0 || a->src < 0 || a->lease < 0)
+		return false;
+	for (i = 0; i < RV_ITERS; i++) {
+		snprintf(what, sizeof(what), "cap%02u", i);
+		a->caps[i] = rv_open(a, what, O_RDONLY);
+		if (a->caps[i] < 0)
+			return false;
+	}
+	a->wmap = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE, MAP_SHARED, a->rw, 0);
+	a->rmap = mmap(NULL, PAGE_SZ, PROT_READ, MAP_SHARED, a->rw, 0);
+	if (a->wmap == MAP_FAILED || a->rmap == MAP_FAILED ||
+	    ioctl(a->ro, FS_IOC_GETFLAGS, &a->flags)) {
+		violation("round %u: mapping or reading the flags of t%u-data through the shift: %s",
+			  rv_cur.round, a->idx, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Hold the files, then iterate until RV_AFTER iterations began after the
+ * revocation; at most RV_BEFORE_MAX before it, then wait for it.
+ */
+static void *rv_attacker_main(void *arg)
+{
+	struct rv_attacker *a = arg;
+	unsigned int before = 0, after = 0;
+	bool held = rv_hold(a);
+
+	pthread_barrier_wait(a->held);
+	while (held && !atomic_load(&rv_shm->abort)) {
+		bool revoked = atomic_load(&rv_shm->revoked);
+
+		if (revoked && after >= RV_AFTER)
+			break;
+		if (!revoked && before >= RV_BEFORE_MAX) {
+			usleep(1000);
+			continue;
+		}
+		a->iter = before + after;
+		rv_iteration(a);
+		*(revoked ? &after : &before) += 1;
+		usleep(rng_below(&a->rng, 1000));
+	}
+	return NULL;
+}
+
+static void rv_sigbus_setup(void)
+{
+	struct sigaction sa = { .sa_handler = rv_on_sigbus };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL))
+		die_setup("sigaction SIGBUS: %s", strerror(errno));
+}
+
+/*
+ * Attach the detached bind @bindfd on @target and shift it in place, as
+ * shiftbind-hook does.  Returns 0 or an errno, the bind's log in @log.
+ */
+static int rv_attach_shift(int bindfd, const char *target, char *log, size_t size)
+{
+	int pfd, err;
+
+	if (move_mount(bindfd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH))
+		return errno;
+	pfd = open(target, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return errno;
+	err = bind_call(pfd, CONFIGFD_CMD_RECONFIGURE, "shift", NULL, log, size);
+	close(pfd);
+	return err;
+}
+
+/*
+ * The round's shift of the store, by root of the user namespace: a bind
+ * attached and shifted in place, or a shifted detached bind.  Returns the
+ * round's directory through it, or -1 after a violation.
+ */
+static int rv_shift_store(void)
+{
+	const char *store = rv_store_names[rv_cur.store];
+	const char *target = scratch.target[rv_cur.round % N_TARGETS];
+	int src, bindfd = -1, dirfd, err;
+	char log[512] = "";
+	struct stat st;
+
+	src = open(store, O_PATH | O_CLOEXEC);
+	err = src < 0 ? errno :
+	      bind_call(src, CONFIGFD_CMD_CREATE,
+			rv_cur.in_place ? "detached" : "detached,shift", &bindfd,
+			log, sizeof(log));
+	if (src >= 0)
+		close(src);
+	if (!err && rv_cur.in_place)
+		err = rv_attach_shift(bindfd, target, log, sizeof(log));
+	dirfd = err ? -1 : rv_cur.in_place ? open(target, O_PATH | O_CLOEXEC) : dup(bindfd);
+	if (bindfd >= 0)
+		close(bindfd);
+	if (err || dirfd < 0) {
+		violation("round %u: shifting the %s store %s: %s (log: %s)", rv_cur.round,
+			  store, rv_cur.in_place ? "in place" : "detached",
+			  strerror(err ? err : errno), log);
+		return -1;
+	}
+	src = dirfd;
+	dirfd = openat(src, rv_cur.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(src);
+	if (dirfd < 0) {
+		violation("round %u: opening %s/%s through the shift: %s", rv_cur.round,
+			  store, rv_cur.dir, strerror(errno));
+		return -1;
+	}
+	/* Real root's directory: owned by 0 in the namespace only through a shift. */
+	if (fstat(dirfd, &st) || st.st_uid != 0) {
+		violation("round %u: %s/%s through the shift is owned by %u, not 0: no shift?",
+			  rv_cur.round, store, rv_cur.dir, st.st_uid);
+		close(dirfd);
+		return -1;
+	}
+	return dirfd;
+}
+
+/* A round's child: root of a new user namespace, with RV_ATTACKERS threads. */
+static int rv_child(void)
+{
+	struct rv_attacker a[RV_ATTACKERS];
+	pthread_barrier_t held;
+	double t0 = now();
+	uint64_t calls = 0;
+	unsigned int i;
+	int dirfd;
+
+	/* The parent's count of earlier rounds is not this child's. */
+	atomic_store(&n_violations, 0);
+	dirfd = rv_shift_store();
+	if (dirfd < 0) {
+		send_report(0, now() - t0, NULL);
+		return EXIT_FOUND;
+	}
+	rv_sigbus_setup();
+	pthread_barrier_init(&held, NULL, RV_ATTACKERS + 1);
+	memset(a, 0, sizeof(a));
+	for (i = 0; i < RV_ATTACKERS; i++) {
+		a[i].idx = i;
+		a[i].dirfd = dirfd;
+		a[i].log = &rv_shm->log[i];
+		a[i].held = &held;
+		rng_init(&a[i].rng, opt.seed + rv_cur.round, i);
+		if (pthread_create(&a[i].thread, NULL, rv_attacker_main, &a[i]))
+			die_setup("pthread_create failed");
+	}
+	pthread_barrier_wait(&held);
+	atomic_store(&rv_shm->ready, true);
+	for (i = 0; i < RV_ATTACKERS; i++) {
+		pthread_join(a[i].thread, NULL);
+		calls += rv_shm->log[i].n;
+	}
+	pthread_barrier_destroy(&held);
+	close(dirfd);
+	send_report(calls, now() - t0, NULL);
+	return atomic_load(&n_violations) ? EXIT_FOUND : 0;
+}
+
+/* ---- the parent's side: stores, files, the revocation, the verdict ---- */
+
+/* A file of real root's of @size bytes. */
+static void make_sized_file(const char *path, size_t size, mode_t mode)
+{
+	static const char page[PAGE_SZ] = { 'd' };
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	size_t off;
+
+	for (off = 0; fd >= 0 && off < size; off += sizeof(page))
+		if (write(fd, page, sizeof(page)) != (ssize_t)sizeof(page))
+			break;
+	if (fd < 0 || off < size || fchmod(fd, mode))
+		die_setup("creating %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/*
+ * The round's directory of real root's in the store, and each attacker's
+ * files: its data file, a clone source, a file for leases and RV_ITERS
+ * programs with a v2 file capability (valid for real root).
+ */
+static void rv_files_create(void)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	unsigned int t, i;
+
+	snprintf(dir, sizeof(dir), "%s/%s/%s", scratch.root,
+		 rv_store_names[rv_cur.store], rv_cur.dir);
+	make_dir(dir, 0755);
+	for (t = 0; t < RV_ATTACKERS; t++) {
+		snprintf(path, sizeof(path), "%s/t%u-data", dir, t);
+		make_sized_file(path, RV_DATA_SIZE, 0644);
+		snprintf(path, sizeof(path), "%s/t%u-src", dir, t);
+		make_sized_file(path, PAGE_SZ, 0644);
+		snprintf(path, sizeof(path), "%s/t%u-lease", dir, t);
+		make_file(path, 0644);
+		for (i = 0; i < RV_ITERS; i++) {
+			snprintf(path, sizeof(path), "%s/t%u-cap%02u", dir, t, i);
+			make_file(path, 0755);
+			if (setxattr(path, "security.capability", fcap_v2,
+				     sizeof(fcap_v2), 0))
+				die_setup("setting a file capability on %s: %s", path,
+					  strerror(errno));
+		}
+	}
+}
+
+/* mkfs.xfs, or NULL when the guest has none. */
+static const char *mkfs_xfs(void)
+{
+	static const char *const paths[] = { "/usr/sbin/mkfs.xfs", "/sbin/mkfs.xfs" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	return NULL;
+}
+
+/*
+ * A new xfs with reflinks, loop-mounted on the scratch tree's xfs/ and
+ * marked, as shift_test's xfs store.  Its image, in /var/tmp, is unlinked
+ * at once: the loop device holds it.  false without mkfs.xfs.
+ */
+static bool xfs_store_create(void)
+{
+	char image[] = "/var/tmp/cfdfuzz-xfs.XXXXXX", path[PATH_MAX], cmd[PATH_MAX * 3];
+	const char *mkfs = mkfs_xfs();
+	int fd, status;
+
+	if (!mkfs)
+		return false;
+	snprintf(path, sizeof(path), "%s/xfs", scratch.root);
+	make_dir(path, 0755);
+	fd = mkstemp(image);
+	/* 300 MiB: the smallest xfs mkfs.xfs makes. */
+	if (fd < 0 || ftruncate(fd, 320 << 20) || close(fd))
+		die_setup("an image for xfs in /var/tmp: %s", strerror(errno));
+	snprintf(cmd, sizeof(cmd), "%s -q -m reflink=1 %s && mount -o loop %s %s",
+		 mkfs, image, image, path);
+	fflush(stdout);
+	status = system(cmd);
+	unlink(image);
+	if (status)
+		die_setup("'%s' failed (status %d)", cmd, status);
+	mark_allow_shift(path);
+	return true;
+}
+
+static void xfs_store_destroy(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/xfs", scratch.root);
+	if (umount2(path, 0) && umount2(path, MNT_DETACH))
+		say("cannot unmount %s: %s", path, strerror(errno));
+}
+
+/* What the parent learns of a run, round after round. */
+struct rv_run {
+	bool xfs;			/* an xfs store exists */
+	bool marked[RS_NR];		/* not withdrawn by a revocation since */
+	unsigned int rounds, revoked, on[RS_NR], in_place;
+	double delay_min, delay_max;	/* ms from the files held to the revocation */
+	int64_t revoked_ns;		/* this round's: when the revoking call returned */
+	struct rv_tally {
+		unsigned int calls[RP_NR], ok[RP_NR];
+		unsigned int refused;		/* after: refused as the gate refuses */
+		unsigned int unsupported;	/* after: EOPNOTSUPP (FICLONERANGE on ext4) */
+		unsigned int err[RP_NR][ERRNO_SLOTS];
+	} tally[RK_NR];
+	unsigned int files, glitched, caps_removed;
+	uint64_t calls;
+	double secs;
+	unsigned long violations;	/* reported by the rounds' children */
+};
+
+/* Whether the call @k failing with @err is the refusal revocation makes. */
+static bool rv_refused(enum rv_kind k, int err)
+{
+	/* ext4 answers FICLONERANGE before the gate: that proves nothing. */
+	return err && (k != RK_CLONE || err == EACCES);
+}
+
+/* Whether the round's file @name exists on disk. */
+static bool rv_exists(int dir, const char *name)
+{
+	struct stat st;
+
+	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/*
+ * What a refused call started after the revocation asked for did not
+ * happen on disk either: no file it created, no capability it removed.
+ */
+static void rv_judge_disk(int dir, unsigned int t, const struct rv_record *rec)
+{
+	char name[32], path[PATH_MAX];
+
+	if (rec->phase != RP_AFTER)
+		return;
+	if (rec->kind == RK_CREATE) {
+		snprintf(name, sizeof(name), "t%u-new%02u", t, rec->iter);
+		if (rv_exists(dir, name))
+			violation("round %u: %s exists, though its creation started after the revocation and failed (%s)",
+				  rv_cur.round, name, errname(rec->err));
+	}
+	if (rec->kind == RK_REMOVEXATTR) {
+		snprintf(name, sizeof(name), "t%u-cap%02u", t, rec->iter);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
+		if (getxattr(path, "security.capability", NULL, 0) < 0)
+			violation("round %u: %s lost its file capability, though the removal started after the revocation and failed (%s)",
+				  rv_cur.round, name, errname(rec->err));
+	}
+}
+
+/* One record of attacker @t: counted, and held to its kind's rule. */
+static void rv_judge(struct rv_run *run, int dir, unsigned int t,
+		     const struct rv_record *rec)
+{
+	const struct rv_kind_desc *k = &rv_kinds[rec->kind];
+	struct rv_tally *ty = &run->tally[rec->kind];
+	double ms = (rec->start_ns - run->revoked_ns) / 1e6;
+
+	ty->calls[rec->phase]++;
+	ty->ok[rec->phase] += !rec->err;
+	ty->err[rec->phase][rec->err < ERRNO_SLOTS ? rec->err : ERRNO_SLOTS - 1]++;
+	if (rec->phase == RP_AFTER) {
+		ty->refused += rv_refused(rec->kind, rec->err);
+		ty->unsupported += rec->err == EOPNOTSUPP;
+	}
+	if (k->rule == RR_GATED && rec->phase == RP_AFTER && !rec->err)
+		violation("round %u (%s, %s): %s by attacker %u started %.3f ms after the revocation had completed, and succeeded",
+			  rv_cur.round, rv_store_names[rv_cur.store],
+			  rv_cur.in_place ? "shifted in place" : "shifted detached",
+			  k->name, t, ms);
+	if (k->rule == RR_WORKS && rec->err)
+		violation("round %u (%s): %s through a file opened before failed %s the revocation (%s): reads keep working by design",
+			  rv_cur.round, rv_store_names[rv_cur.store], k->name,
+			  rv_phase_names[rec->phase], errname(rec->err));
+	rv_judge_disk(dir, t, rec);
+}
+
+/* What stat() shows real root for an id no namespace maps, such as (u32)-1. */
+#define OVERFLOW_ID	65534
+
+/*
+ * Whether @name's owner or group is an id no namespace maps: stat() shows
+ * the overflow id for it, so ask what only such a file refuses real root,
+ * write access (inode_permission()'s HAS_UNMAPPED_ID()).
+ */
+static bool rv_unmapped_owner(int dir, const char *name)
+{
+	return faccessat(dir, name, W_OK, 0) && errno == EACCES;
+}
+
+/*
+ * A file an operation across the revocation left owned by (u32)-1
+ * (b.2): counted, and given back to real root, as the design says real
+ * root can (chown_ok()); until then not even real root may unlink it
+ * (may_delete(): EOVERFLOW), so the scratch tree could not be removed.
+ */
+static bool rv_glitched(struct rv_run *run, int dir, const char *name,
+			const struct stat *st)
+{
+	if ((st->st_uid != OVERFLOW_ID && st->st_gid != OVERFLOW_ID) ||
+	    !rv_unmapped_owner(dir, name))
+		return false;
+	run->glitched++;
+	if (fchownat(dir, name, 0, 0, AT_SYMLINK_NOFOLLOW))
+		violation("round %u: real root cannot chown %s/%s, owned by 4294967295, back to 0:0: %s",
+			  rv_cur.round, rv_cur.dir, name, strerror(errno));
+	return true;
+}
+
+/*
+ * On disk, seen by real root: nothing setuid, setgid or with a file
+ * capability but real root's own fixtures (unchanged, or removed), and
+ * no owner but 0 (the test's files, and what the shift made as 0) or
+ * (u32)-1, what an operation across the revocation may leave (b.2).
+ */
+static void rv_verify_entry(struct rv_run *run, int dir, const char *name,
+			    const struct stat *st)
+{
+	char path[PATH_MAX];
+	uint32_t caps[6];
+	ssize_t n;
+
+	run->files++;
+	if ((st->st_uid || st->st_gid) && !rv_glitched(run, dir, name, st))
+		violation("round %u: %s/%s is %u:%u on disk: only 0 (real root's, or made through the shift) or 4294967295 (across the revocation) may own it",
+			  rv_cur.round, rv_cur.dir, name, st->st_uid, st->st_gid);
+	if (!strstr(name, "-cap")) {
+		verify_privileges(dir, name, st);
+		return;
+	}
+	if (st->st_mode & (S_ISUID | S_ISGID))
+		violation("round %u: %s/%s is mode %04o on disk", rv_cur.round,
+			  rv_cur.dir, name, st->st_mode & 07777);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
+	n = getxattr(path, "security.capability", caps, sizeof(caps));
+	if (n < 0)
+		run->caps_removed++;
+	else if (n != sizeof(fcap_v2) || memcmp(caps, fcap_v2, sizeof(fcap_v2)))
+		violation("round %u: %s/%s has a file capability real root did not set (%zd bytes)",
+			  rv_cur.round, rv_cur.dir, name, n);
+}
+
+/* The round's records and directory, once its child is gone. */
+static void rv_verdict(struct rv_run *run)
+{
+	unsigned int t, i, removals = 0, gone = run->caps_removed;
+	const struct rv_record *rec;
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", scratch.root,
+		 rv_store_names[rv_cur.store], rv_cur.dir);
+	d = opendir(path);
+	if (!d) {
+		violation("round %u: %s: %s", rv_cur.round, path, strerror(errno));
+		return;
+	}
+	for (t = 0; t < RV_ATTACKERS; t++)
+		for (i = 0; i < rv_shm->log[t].n; i++) {
+			rec = &rv_shm->log[t].rec[i];
+			rv_judge(run, dirfd(d), t, rec);
+			removals += rec->kind == RK_REMOVEXATTR && !rec->err;
+		}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' &&
+		    !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			rv_verify_entry(run, dirfd(d), de->d_name, &st);
+	closedir(d);
+	gone = run->caps_removed - gone;
+	if (gone != removals)
+		violation("round %u: %u file capabilities are gone from disk, but %u removals succeeded",
+			  rv_cur.round, gone, removals);
+}
+
+/* Until the attackers hold their files: false if the child ended first. */
+static bool rv_wait_ready(const struct child *ch)
+{
+	struct pollfd pfd = { .fd = ch->res, .events = POLLIN };
+	double give_up = now() + 120;
+
+	while (!atomic_load(&rv_shm->ready)) {
+		if (poll(&pfd, 1, 1) != 0 || now() > give_up)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A bind configfd of the store with disallow-shift and revoke set, as an
+ * administrator takes a shift back: only CMD_RECONFIGURE is left, so the
+ * revocation comes right when it is due.  -1 after a violation.
+ */
+static int rv_revoker_open(const char *path)
+{
+	int pfd = open(path, O_PATH | O_CLOEXEC), cfd = -1, err;
+	char log[512] = "";
+
+	if (pfd >= 0)
+		cfd = sys_configfd_open("bind", O_CLOEXEC, CONFIGFD_CMD_RECONFIGURE);
+	if (cfd < 0 ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FD, "pathfd", NULL, pfd) ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FLAG, "disallow-shift", NULL, 0) ||
+	    sys_configfd_action(cfd, CONFIGFD_SET_FLAG, "revoke", NULL, 0)) {
+		err = errno;
+		if (cfd >= 0) {
+			configfd_read_log(cfd, log, sizeof(log));
+			close(cfd);
+		}
+		violation("round %u: preparing the revocation of %s's shifts: %s (log: %s)",
+			  rv_cur.round, path, strerror(err), log);
+		cfd = -1;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return cfd;
+}
+
+/*
+ * Revoke the store's shifts after a random delay.  The flag goes up as
+ * soon as the call returns: a call an attacker begins after seeing it
+ * began after the revocation had completed.
+ */
+static void rv_revoke(struct rv_run *run, struct rng *r)
+{
+	unsigned int delay = rng_chance(r, 10) ? 0 : rng_below(r, RV_WINDOW_US);
+	char path[PATH_MAX], log[512] = "";
+	int cfd, err;
+
+	snprintf(path, sizeof(path), "%s/%s", scratch.root, rv_store_names[rv_cur.store]);
+	cfd = rv_revoker_open(path);
+	if (cfd < 0) {
+		atomic_store(&rv_shm->abort, true);
+		return;
+	}
+	usleep(delay);
+	if (sys_configfd_action(cfd, CONFIGFD_CMD_RECONFIGURE, NULL, NULL, 0) == 0) {
+		run->revoked_ns = mono_ns();
+		atomic_store(&rv_shm->revoked, true);
+	} else {
+		err = errno;
+		configfd_read_log(cfd, log, sizeof(log));
+		violation("round %u: revoking the shifts of %s: %s (log: %s)",
+			  rv_cur.round, path, strerror(err), log);
+		atomic_store(&rv_shm->abort, true);
+	}
+	close(cfd);
+	if (!atomic_load(&rv_shm->revoked))
+		return;
+	run->marked[rv_cur.store] = false;
+	if (!run->revoked++ || delay / 1e3 < run->delay_min)
+		run->delay_min = delay / 1e3;
+	if (delay / 1e3 > run->delay_max)
+		run->delay_max = delay / 1e3;
+}
+
+/* One round: the store marked, its files, the child, the revocation, the verdict. */
+static int rv_round(struct rv_run *run, unsigned int round)
+{
+	struct report rep;
+	struct child ch;
+	struct rng r;
+	int status;
+
+	rv_cur.round = round;
+	run->revoked_ns = 0;
+	rv_cur.store = run->xfs && round % 2 ? RS_XFS : RS_EXT4;
+	rv_cur.in_place = (round / 2) % 2 == 0;
+	snprintf(rv_cur.dir, sizeof(rv_cur.dir), "r%02u", round);
+	rng_init(&r, opt.seed + round, RV_ATTACKERS);
+	if (!run->marked[rv_cur.store]) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", scratch.root,
+			 rv_store_names[rv_cur.store]);
+		mark_allow_shift(path);
+		run->marked[rv_cur.store] = true;
+	}
+	rv_files_create();
+	memset(rv_shm, 0, sizeof(*rv_shm));
+	child_spawn(rv_child, &ch);
+	if (rv_wait_ready(&ch))
+		rv_revoke(run, &r);
+	else
+		atomic_store(&rv_shm->abort, true);
+	status = child_reap(&ch, &rep);
+	rv_verdict(run);
+	run->rounds++;
+	run->on[rv_cur.store]++;
+	run->in_place += rv_cur.in_place;
+	run->calls += rep.calls;
+	run->secs += rep.secs;
+	run->violations += rep.violations;
+	return status;
+}
+
+/* "EACCES 30, EPERM 2": the errors of @ty in @phase, most frequent first. */
+static void rv_errs(const struct rv_tally *ty, enum rv_phase phase, char *out,
+		    size_t size)
+{
+	bool shown[ERRNO_SLOTS] = { false };
+	unsigned int n, e, best, most;
+	size_t len = 0;
+
+	snprintf(out, size, "none");
+	for (n = 0; n < 4 && len < size; n++) {
+		for (best = 0, most = 0, e = 1; e < ERRNO_SLOTS; e++)
+			if (!shown[e] && ty->err[phase][e] > most) {
+				best = e;
+				most = ty->err[phase][e];
+			}
+		if (!most)
+			break;
+		shown[best] = true;
+		len += snprintf(out + len, size - len, "%s%s %u", len ? ", " : "",
+				errname(best), most);
+	}
+}
+
+/* What a kind's line adds: why its results mean what they mean. */
+static const char *rv_note(enum rv_kind k)
+{
+	switch (k) {
+	case RK_SETLEASE:
+		return " (refused before too: through the shift every owner is lent)";
+	case RK_CLONE:
+		return " (EOPNOTSUPP: ext4 has no reflinks, it proves nothing)";
+	case RK_READ:
+	case RK_FSTAT:
+		return " (keeps working by design)";
+	case RK_MAPSTORE:
+		return " (through mappings writable before: the documented exception, not counted)";
+	case RK_WRITE: case RK_PWRITE: case RK_FTRUNCATE: case RK_FCHMOD:
+	case RK_FCHOWN: case RK_REMOVEXATTR: case RK_SETFLAGS: case RK_COPY:
+	case RK_MMAP: case RK_MPROTECT: case RK_OPENAT: case RK_CREATE:
+	case RK_NR:
+		break;
+	}
+	return "";
+}
+
+/* One line per kind, with the counts the test asserts. */
+static void rv_say_kind(const struct rv_run *run, enum rv_kind k)
+{
+	const struct rv_tally *ty = &run->tally[k];
+	char after[96], before[96];
+
+	rv_errs(ty, RP_AFTER, after, sizeof(after));
+	rv_errs(ty, RP_BEFORE, before, sizeof(before));
+	say("revoke race kind %s: %u after revocation, %u succeeded, %u refused, %u EOPNOTSUPP; %u before, %u succeeded; %u in flight, %u succeeded; errors after: %s; before: %s%s",
+	    rv_kinds[k].name, ty->calls[RP_AFTER], ty->ok[RP_AFTER], ty->refused,
+	    ty->unsupported, ty->calls[RP_BEFORE], ty->ok[RP_BEFORE],
+	    ty->calls[RP_INFLIGHT], ty->ok[RP_INFLIGHT], after, before, rv_note(k));
+}
+
+/*
+ * A refusal proves something only if the call was made after the
+ * revocation, and could succeed before it: every kind must have been
+ * tried after it, and each (but leases, and clones on ext4) must have
+ * succeeded at least once when tried before.
+ */
+static void rv_check_coverage(const struct rv_run *run)
+{
+	const struct rv_tally *ty;
+	enum rv_kind k;
+
+	for (k = 0; k < RK_NR; k++) {
+		ty = &run->tally[k];
+		if (rv_kinds[k].rule != RR_GATED)
+			continue;
+		if (!ty->calls[RP_AFTER])
+			violation("no %s was tried after a revocation", rv_kinds[k].name);
+		if (k == RK_SETLEASE || (k == RK_CLONE && !run->on[RS_XFS]))
+			continue;
+		if (ty->calls[RP_BEFORE] && !ty->ok[RP_BEFORE])
+			violation("%s never succeeded before a revocation (%u tries): its refusals after one prove nothing",
+				  rv_kinds[k].name, ty->calls[RP_BEFORE]);
+	}
+	if (run->on[RS_XFS] && !run->tally[RK_CLONE].refused)
+		violation("FICLONERANGE was never refused with EACCES after a revocation on xfs");
+}
+
+static void rv_summary(const struct rv_run *run, double secs)
+{
+	unsigned int calls[RP_NR] = { 0 }, ok[RP_NR] = { 0 }, p;
+	enum rv_kind k;
+
+	for (k = 0; k < RK_NR; k++)
+		for (p = 0; p < RP_NR && rv_kinds[k].rule == RR_GATED; p++) {
+			calls[p] += run->tally[k].calls[p];
+			ok[p] += run->tally[k].ok[p];
+		}
+	say("revoke-race: %u rounds in %.1f s (%u on ext4, %u on xfs%s; %u shifted in place, %u detached), %u revoked, %.1f to %.1f ms after the attackers held their files",
+	    run->rounds, secs, run->on[RS_EXT4], run->on[RS_XFS],
+	    run->xfs ? "" : ": no mkfs.xfs", run->in_place,
+	    run->rounds - run->in_place, run->revoked, run->delay_min, run->delay_max);
+	say("revoke race: %u calls after revocation, %u succeeded; %u before, %u succeeded; %u in flight, %u succeeded",
+	    calls[RP_AFTER], ok[RP_AFTER], calls[RP_BEFORE], ok[RP_BEFORE],
+	    calls[RP_INFLIGHT], ok[RP_INFLIGHT]);
+	for (k = 0; k < RK_NR; k++)
+		rv_say_kind(run, k);
+	say("revoke race disk: %u files, none setuid, setgid or with a file capability but real root's own (%u of those removed through the shift); %u owned by 4294967295 (an operation across the revocation), each given back to 0:0 by real root",
+	    run->files, run->caps_removed, run->glitched);
+	rv_check_coverage(run);
+}
+
+/* The parent's side of the mode: every round, then what they add up to. */
+static int run_revoke_race(struct report *rep)
+{
+	struct rv_run *run = calloc(1, sizeof(*run));
+	double t0 = now();
+	int status = 0, st;
+	unsigned int r;
+
+	rv_shm = mmap(NULL, sizeof(*rv_shm), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!run || rv_shm == MAP_FAILED)
+		die_setup("out of memory");
+	run->marked[RS_EXT4] = true;	/* by ext4_create() */
+	run->xfs = run->marked[RS_XFS] = xfs_store_create();
+	for (r = 0; r < opt.rounds; r++) {
+		st = rv_round(run, r);
+		if (st && !status)
+			status = st;
+	}
+	if (run->xfs)
+		xfs_store_destroy();
+	rv_summary(run, now() - t0);
+	memset(rep, 0, sizeof(*rep));
+	rep->calls = run->calls;
+	rep->secs = run->secs;
+	rep->violations = run->violations;
+	munmap(rv_shm, sizeof(*rv_shm));
+	free(run);
+	return status;
+}
+
+/* ------------------------------------------------------------------ */
 /* Options and main                                                     */
 
 static void usage(FILE *f)
 {
-	fputs("usage: configfd_fuzz [--mode random|failslab|shift-race] [--seed N]\n"
+	fputs("usage: configfd_fuzz [--mode random|failslab|shift-race|revoke-race]\n"
+	      "                     [--seed N]\n"
 	      "                     [--calls N] [--threads N] [--duration SECONDS]\n"
 	      "                     [--rounds N] [--userns] [--no-mark] [--leak-fd]\n"
 	      "Runs only as root on a kernel with the shiftbind series (the guest);\n"
@@ -4782,6 +5909,7 @@ static enum mode parse_mode(const char *s)
 /* The command line that repeats this run (exactly, with one thread). */
 static void make_replay(void)
 {
+	bool race = opt.mode == MODE_SHIFT_RACE || opt.mode == MODE_REVOKE_RACE;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	size_t len;
@@ -4796,11 +5924,11 @@ static void make_replay(void)
 	if (opt.mode == MODE_RANDOM && opt.duration)
 		len += snprintf(replay + len, sizeof(replay) - len, " --duration %u",
 				opt.duration);
-	if (opt.mode == MODE_SHIFT_RACE)
+	if (race)
 		len += snprintf(replay + len, sizeof(replay) - len, " --rounds %u",
 				opt.rounds);
 	snprintf(replay + len, sizeof(replay) - len, "%s%s%s",
-		 opt.userns && opt.mode != MODE_SHIFT_RACE ? " --userns" : "",
+		 opt.userns && !race ? " --userns" : "",
 		 opt.mark ? "" : " --no-mark", opt.leak_fd ? " --leak-fd" : "");
 }
 
@@ -4867,7 +5995,7 @@ static void parse_options(int argc, char **argv)
 	if (!seeded && getrandom(&opt.seed, sizeof(opt.seed), 0) != sizeof(opt.seed))
 		opt.seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 	/* Shifts need a user namespace, and a marked store. */
-	if (opt.mode == MODE_SHIFT_RACE) {
+	if (opt.mode == MODE_SHIFT_RACE || opt.mode == MODE_REVOKE_RACE) {
 		opt.userns = true;
 		opt.mark = true;
 	}
@@ -4956,6 +6084,8 @@ int main(int argc, char **argv)
 		[MODE_RANDOM]		= run_random,
 		[MODE_FAILSLAB]		= run_failslab,
 		[MODE_SHIFT_RACE]	= run_shift_race,
+		/* Not a child's: run_revoke_race() starts one per round. */
+		[MODE_REVOKE_RACE]	= NULL,
 	};
 	struct mntset before = { 0, 0, NULL };
 	unsigned long violations;
@@ -4980,7 +6110,10 @@ int main(int argc, char **argv)
 	scratch_create(opt.userns);
 	if (opt.mode == MODE_SHIFT_RACE)
 		host_attacker = host_attacker_start();
-	status = run_child(bodies[opt.mode], &rep);
+	if (opt.mode == MODE_REVOKE_RACE)
+		status = run_revoke_race(&rep);
+	else
+		status = run_child(bodies[opt.mode], &rep);
 	if (host_attacker > 0)
 		host_attacker_stop(host_attacker);
 	if (opt.mode == MODE_FAILSLAB)
