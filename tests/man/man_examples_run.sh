@@ -166,7 +166,9 @@ $got")
 			failures+=("$page, example '$name': '$cmd' (exit $status) printed:
 $got
 where the page shows:
-$want")
+$want
+(the difference, with line ends shown as \$ and other bytes as cat -A shows them:
+$(diff <(cat -A "$WORK/out.$i") <(cat -A "$WORK/got.$i") || true))")
 		fi
 	done
 }
