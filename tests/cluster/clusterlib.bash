@@ -110,13 +110,16 @@ job_id_of() {
 	echo "$ids"
 }
 
-# wait_for_lines FILE PATTERN COUNT SECONDS WHAT: until FILE has COUNT lines
-# matching the extended regex PATTERN.
+# wait_for_lines PID FILE PATTERN COUNT SECONDS WHAT: until FILE, the
+# output of the job PID (user_job in the background), has COUNT lines
+# matching the extended regex PATTERN; fails when the job ends first.
 wait_for_lines() {
-	local file=$1 pattern=$2 count=$3 limit=$4 start=$SECONDS
+	local pid=$1 file=$2 pattern=$3 count=$4 limit=$5 start=$SECONDS
 	while [ "$(grep -cE "$pattern" "$file" 2>/dev/null)" -lt "$count" ]; do
+		kill -0 "$pid" 2>/dev/null ||
+			fail "$6: the job ended before printing $count lines /$pattern/; it printed: $(cat "$file")"
 		[ $((SECONDS - start)) -lt "$limit" ] ||
-			fail "$5: not $count lines /$pattern/ after ${limit}s; the job printed: $(cat "$file")"
+			fail "$6: not $count lines /$pattern/ after ${limit}s; the job printed: $(cat "$file")"
 		sleep 1
 	done
 }
