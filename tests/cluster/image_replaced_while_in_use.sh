@@ -26,6 +26,7 @@ switch_all() {
 }
 restore() {
 	[ -z "${job_pid:-}" ] || kill "$job_pid" 2>/dev/null || true
+	scancel -u "$TEST_USER" 2>/dev/null || true
 	switch_all "$old" >/dev/null 2>&1 || true
 	rm -rf "$SCRATCH"
 }

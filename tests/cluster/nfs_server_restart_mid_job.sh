@@ -16,6 +16,7 @@ readonly OUTAGE=20
 restore() {
 	nfs_server start >/dev/null 2>&1 || true
 	[ -z "${job_pid:-}" ] || kill "$job_pid" 2>/dev/null || true
+	scancel -u "$TEST_USER" 2>/dev/null || true
 	rm -rf "$SCRATCH"
 }
 trap restore EXIT
