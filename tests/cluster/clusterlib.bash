@@ -37,10 +37,23 @@ slurmd_registered() {
 		scontrol show node "$1" 2>/dev/null | grep -q 'SlurmdStartTime='
 }
 
+# cancel_users_jobs: no job of the test's users is left (a test that
+# failed while a job held a node leaves it to the next one otherwise).
+cancel_users_jobs() {
+	local start=$SECONDS
+	scancel -u "$TEST_USER" 2>/dev/null || true
+	scancel -u "$CLUSTER_USER" 2>/dev/null || true
+	while [ -n "$(squeue -h -u "$TEST_USER,$CLUSTER_USER" -o %i 2>/dev/null)" ]; do
+		[ $((SECONDS - start)) -lt 120 ] ||
+			fail "jobs of $TEST_USER and $CLUSTER_USER outlived scancel by 120 s: $(squeue -u "$TEST_USER,$CLUSTER_USER" 2>&1)"
+		sleep 2
+	done
+}
+
 # cluster_ready [SECONDS]: wait until slurmctld sees both nodes up and
 # responding (registered; idle, mixed or allocated, no "*" of a node not
 # responding), at most SECONDS (default 300: a node boots in about a
-# minute under TCG).
+# minute under TCG); then no job of the test users is left.
 cluster_ready() {
 	local limit=${1:-300} start=$SECONDS states node ready
 	while :; do
@@ -50,7 +63,10 @@ cluster_ready() {
 			grep -Eq "^$node (idle|mixed|allocated)$" <<<"$states" &&
 				slurmd_registered "$node" && ready=$((ready + 1))
 		done
-		[ "$ready" -eq "${#CLUSTER_NODES[@]}" ] && return 0
+		if [ "$ready" -eq "${#CLUSTER_NODES[@]}" ]; then
+			cancel_users_jobs
+			return 0
+		fi
 		[ $((SECONDS - start)) -lt "$limit" ] || break
 		sleep 2
 	done
@@ -110,13 +126,16 @@ job_id_of() {
 	echo "$ids"
 }
 
-# wait_for_lines FILE PATTERN COUNT SECONDS WHAT: until FILE has COUNT lines
-# matching the extended regex PATTERN.
+# wait_for_lines PID FILE PATTERN COUNT SECONDS WHAT: until FILE, the
+# output of the job PID (user_job in the background), has COUNT lines
+# matching the extended regex PATTERN; fails when the job ends first.
 wait_for_lines() {
-	local file=$1 pattern=$2 count=$3 limit=$4 start=$SECONDS
+	local pid=$1 file=$2 pattern=$3 count=$4 limit=$5 start=$SECONDS
 	while [ "$(grep -cE "$pattern" "$file" 2>/dev/null)" -lt "$count" ]; do
+		kill -0 "$pid" 2>/dev/null ||
+			fail "$6: the job ended before printing $count lines /$pattern/; it printed: $(cat "$file")"
 		[ $((SECONDS - start)) -lt "$limit" ] ||
-			fail "$5: not $count lines /$pattern/ after ${limit}s; the job printed: $(cat "$file")"
+			fail "$6: not $count lines /$pattern/ after ${limit}s; the job printed: $(cat "$file")"
 		sleep 1
 	done
 }

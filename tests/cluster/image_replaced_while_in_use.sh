@@ -26,6 +26,7 @@ switch_all() {
 }
 restore() {
 	[ -z "${job_pid:-}" ] || kill "$job_pid" 2>/dev/null || true
+	scancel -u "$TEST_USER" 2>/dev/null || true
 	switch_all "$old" >/dev/null 2>&1 || true
 	rm -rf "$SCRATCH"
 }
@@ -41,7 +42,7 @@ chmod 0644 "$new"
 out=$SCRATCH/hold.out
 user_job "$TEST_USER" hold "$EROFS_STORE" >"$out" 2>&1 &
 job_pid=$!
-wait_for_lines "$out" '^node[12]: version v1$' 2 300 "the holding job's containers on version 1"
+wait_for_lines "$job_pid" "$out" '^node[12]: version v1$' 2 300 "the holding job's containers on version 1"
 job=$(job_id_of "$TEST_USER")
 
 assert_status 0 switch_all "$new"

@@ -83,7 +83,8 @@ bundle() {
 		| .annotations["run.oci.hooks.stderr"] = $scratch + "/" + $name + "/hook.stderr"' \
 		"$dir/config.json" >"$dir/config.json.new" &&
 		mv "$dir/config.json.new" "$dir/config.json" || die "writing $dir/config.json failed"
-	shiftbind patch-config --rootless "$dir" >/dev/null || die "shiftbind patch-config --rootless $dir failed"
+	# /usr/sbin is not in a user's PATH; patch-config is a user's command.
+	/usr/sbin/shiftbind patch-config --rootless "$dir" >/dev/null || die "shiftbind patch-config --rootless $dir failed"
 	echo "$dir"
 }
 

@@ -16,6 +16,7 @@ readonly OUTAGE=20
 restore() {
 	nfs_server start >/dev/null 2>&1 || true
 	[ -z "${job_pid:-}" ] || kill "$job_pid" 2>/dev/null || true
+	scancel -u "$TEST_USER" 2>/dev/null || true
 	rm -rf "$SCRATCH"
 }
 trap restore EXIT
@@ -23,7 +24,7 @@ trap restore EXIT
 out=$SCRATCH/job.out
 user_job "$TEST_USER" reread "$EROFS_STORE" >"$out" 2>&1 &
 job_pid=$!
-wait_for_lines "$out" '^node[12]: 1000:1000 0644 /home/user/file$' 2 300 "the job's containers starting"
+wait_for_lines "$job_pid" "$out" '^node[12]: 1000:1000 0644 /home/user/file$' 2 300 "the job's containers starting"
 job=$(job_id_of "$TEST_USER")
 
 assert_status 0 nfs_server stop
