@@ -187,14 +187,16 @@ bench_base() {
 	log "kernel $base: wrote $json and the plot $SHIFTBIND_OUT/bench-$base.svg$([ "${BENCH_DOCS:-1}" = 0 ] || echo ", docs/benchmarks.md, docs/$(plot_name "$base")") in $((SECONDS - start)) s"
 }
 
-# goals_side_by_side BASE...: each goal's paired ratio on every base.
+# goals_side_by_side BASE...: each goal on every base: the ratio of the
+# medians, which decides "met" as in the tables, and the paired one.
 goals_side_by_side() {
 	local base files=()
 	for base; do files+=("$SHIFTBIND_OUT/bench-$base.json"); done
-	echo "goal: paired ratio (met?) on $*"
+	echo "goal: ratio of medians (paired; met?) on $*"
 	jq -rs '(.[0].goals | keys_unsorted) as $keys
 		| . as $runs | $keys[]
-		| . as $k | "\($k): " + ($runs | map(.goals[$k] | "\(.paired // .value) (\(if .met then "met" else "NOT met" end))") | join(", "))' \
+		| . as $k | "\($k): " + ($runs | map(.goals[$k]
+			| "\(.value) (\(.paired // "-"); \(if .met then "met" else "NOT met" end))") | join(", "))' \
 		"${files[@]}"
 }
 
