@@ -16,7 +16,9 @@
 #                      the user's own podman storage grew
 #                      ("storage-growth-kib N").  --read-only: the image is;
 #                      without it podman writes keep-id's passwd and group
-#                      lines into the rootfs itself, and fails with EROFS
+#                      lines into the rootfs itself, and fails with EROFS;
+#                      --read-only-tmpfs=false: its tmpfs on /var/tmp needs
+#                      a /var the image does not have
 #   version STORE      crun with the hook: /etc/image-version, the owners
 #   hold STORE         crun with the hook: /etc/image-version, then waits
 #                      until /scratch/job-ID/release exists (at most
@@ -116,7 +118,7 @@ podman)
 	before=$(du -sk "$storage" 2>/dev/null | cut -f1)
 	status=0
 	podman --cgroup-manager=cgroupfs --events-backend file --runtime /usr/bin/crun \
-		run --rm --network none --userns=keep-id --read-only --rootfs "$rootfs:idmap" \
+		run --rm --network none --userns=keep-id --read-only --read-only-tmpfs=false --rootfs "$rootfs:idmap" \
 		-v "$scratch:/tmp" /bin/sh -c "/bin/probe stat $PROBE_PATHS && /bin/probe create /tmp/from-podman >/dev/null" \
 		2>&1 | prefixed || status=$?
 	[ "$status" -eq 0 ] || die "podman run --rootfs $rootfs:idmap failed (exit $status)"
