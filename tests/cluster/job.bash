@@ -118,8 +118,8 @@ podman)
 	before=$(du -sk "$storage" 2>/dev/null | cut -f1)
 	status=0
 	podman --cgroup-manager=cgroupfs --events-backend file --runtime /usr/bin/crun \
-		run --rm --network none --userns=keep-id --read-only --read-only-tmpfs=false --rootfs "$rootfs:idmap" \
-		-v "$scratch:/tmp" /bin/sh -c "/bin/probe stat $PROBE_PATHS && /bin/probe create /tmp/from-podman >/dev/null" \
+		run --rm --network none --userns=keep-id --read-only --read-only-tmpfs=false \
+		-v "$scratch:/tmp" --rootfs "$rootfs:idmap" /bin/sh -c "/bin/probe stat $PROBE_PATHS && /bin/probe create /tmp/from-podman >/dev/null" \
 		2>&1 | prefixed || status=$?
 	[ "$status" -eq 0 ] || die "podman run --rootfs $rootfs:idmap failed (exit $status)"
 	say "scratch podman $(stat -c %u:%g "$scratch/from-podman")"
