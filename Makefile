@@ -56,6 +56,8 @@ help:
 	@echo "  KERNEL=BASE         the base that kernel, kernel-debug, demo, shell, bench, fuzz"
 	@echo "                      and kernel-tree/-export/-bisect work on (default:"
 	@echo "                      $$(. scripts/lib.sh && echo $$DEFAULT_KERNEL)); make test KERNEL=BASE tests that base alone"
+	@echo "                      each base's guest runs its Debian release: $$(. scripts/lib.sh && echo $${GUEST_RELEASES[*]})"
+	@echo "                      (GUEST_RELEASE=SUITE boots another; the guest prints which it runs)"
 	@echo "  TEST_KERNELS='A B'  the bases make test runs every guest suite on, one boot"
 	@echo "                      each (default: '$$(. scripts/lib.sh && echo $$DEFAULT_TEST_KERNELS)'); results SUITE@BASE.NAME"
 	@echo "  DEBUG_KERNEL=BASE   the one base of a run whose debug kernel runs the fuzz."

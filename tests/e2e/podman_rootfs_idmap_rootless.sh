@@ -24,13 +24,14 @@
 . "$(dirname "$0")/podmanlib.bash"
 require_guest
 require_podman 4.5 "podman run --rootfs PATH:idmap"
-scratch_dir
+# The shared podman store is not used, but the user's podman is
+# configured with it (podman fails on a missing additional image store).
+podman_test_setup
 unmarked=/srv/e2e-rootfs-unmarked-$$
-trap 'user_podman_fresh; rm -rf "$unmarked" "$SCRATCH"' EXIT
+trap 'user_podman_fresh; podman_store_unshare; rm -rf "$unmarked" "$SCRATCH"' EXIT
 mkdir -p "$unmarked"
 chmod 0711 "$unmarked"
 cp -a "$SHARED_IMAGE" "$unmarked/busybox"
-user_podman_fresh
 # Fresh, the user has no storage yet: 0 KiB.
 before=$(user_storage_kib 2>/dev/null || echo 0)
 
