@@ -24,7 +24,7 @@ node2_console=${NODE2_CONSOLE:-$SHIFTBIND_OUT/console-node2.log}
 node2_log=${NODE2_LOG:-$SHIFTBIND_OUT/run-node2.log}
 # How long node2 may take to power off after node1 is done.
 readonly NODE2_GRACE=60
-node1_pid= node2_pgid=
+node1_pid='' node2_pgid=''
 
 # listening PORT: whether a socket listens on 127.0.0.1:PORT (read from
 # /proc: a connection to try it would be taken by QEMU as its peer).
@@ -36,8 +36,8 @@ listening() {
 
 # free_port: a TCP port of 127.0.0.1 nothing listens on.
 free_port() {
-	local port try
-	for try in $(seq 50); do
+	local port
+	for _ in $(seq 50); do
 		port=$((20000 + RANDOM % 40000))
 		listening "$port" || { echo "$port"; return 0; }
 	done

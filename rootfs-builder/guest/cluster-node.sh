@@ -69,12 +69,11 @@ cluster_nfs_server() {
 # srv-shared.mount on a compute node: node1's export, retried while node1
 # boots (its QEMU starts first, its nfsd some seconds later).
 cluster_nfs_mount() {
-	local try
 	grep -qw nfs4 /proc/filesystems || {
 		echo "this kernel has no NFSv4 client (CONFIG_NFS_FS, CONFIG_NFS_V4: configs/kernel-vm.config); rebuild it"
 		return 1
 	}
-	for try in $(seq 60); do
+	for _ in $(seq 60); do
 		mount /srv/shared 2>/dev/null && return 0
 		sleep 2
 	done

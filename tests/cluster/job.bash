@@ -12,8 +12,13 @@
 #                      the owners of OWNER_PATHS, then a file written to
 #                      /tmp, and its owner on the node ("scratch crun U:G")
 #   podman STORE       rootless podman --rootfs STORE/busybox:idmap
-#                      --userns=keep-id: the same, and how much the user's
-#                      own podman storage grew ("storage-growth-kib N")
+#                      --userns=keep-id --read-only: the same, and how much
+#                      the user's own podman storage grew
+#                      ("storage-growth-kib N").  --read-only: the image is;
+#                      without it podman writes keep-id's passwd and group
+#                      lines into the rootfs itself, and fails with EROFS;
+#                      --read-only-tmpfs=false: its tmpfs on /var/tmp needs
+#                      a /var the image does not have
 #   version STORE      crun with the hook: /etc/image-version, the owners
 #   hold STORE         crun with the hook: /etc/image-version, then waits
 #                      until /scratch/job-ID/release exists (at most
@@ -113,8 +118,8 @@ podman)
 	before=$(du -sk "$storage" 2>/dev/null | cut -f1)
 	status=0
 	podman --cgroup-manager=cgroupfs --events-backend file --runtime /usr/bin/crun \
-		run --rm --network none --userns=keep-id --rootfs "$rootfs:idmap" \
-		-v "$scratch:/tmp" /bin/sh -c "/bin/probe stat $PROBE_PATHS && /bin/probe create /tmp/from-podman >/dev/null" \
+		run --rm --network none --userns=keep-id --read-only --read-only-tmpfs=false \
+		-v "$scratch:/tmp" --rootfs "$rootfs:idmap" /bin/sh -c "/bin/probe stat $PROBE_PATHS && /bin/probe create /tmp/from-podman >/dev/null" \
 		2>&1 | prefixed || status=$?
 	[ "$status" -eq 0 ] || die "podman run --rootfs $rootfs:idmap failed (exit $status)"
 	say "scratch podman $(stat -c %u:%g "$scratch/from-podman")"

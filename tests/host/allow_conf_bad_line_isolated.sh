@@ -53,7 +53,7 @@ shiftbind: $conf:5: open \`$BASE/nope\`: No such file or directory
 shiftbind: $conf:6: owner=9-3: the range ends before it starts (write FIRST-LAST, FIRST <= LAST)
 shiftbind: $conf:8: refusing to mark \`/usr/share\` allow-shift: it is below /usr (the host's programs and libraries), and a mark lends every file under the store to the containers' root; keep the images in a directory of their own outside the system directories (under /srv, see shiftbind(8)) and mark that, or give --force (allow.conf: force) to lend it anyway
 shiftbind: $conf:9: \`$BASE/open\` (on the way to \`$BASE/open/store\`) is writable by its group and others (mode 0777): they could replace the store; chmod go-w it or choose a store whose directories only root can write
-shiftbind: $conf:10: unknown option \"fast\" (known: rw, suid, suid-host, force, owner=WHO)
+shiftbind: $conf:10: unknown option \"fast\" (known: rw, suid, suid-host, force, owner=WHO, group=NAME)
 shiftbind: $conf:11: \"relative/store\" is not an absolute path
 shiftbind: $conf:12: $BASE/d is listed on line 13 too: a store listed twice is marked by none of its lines; keep one line for it
 shiftbind: $conf:13: $BASE/d is listed on line 12 too: a store listed twice is marked by none of its lines; keep one line for it

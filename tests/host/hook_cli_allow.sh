@@ -154,7 +154,7 @@ passes allow "${owners[@]}" "$base/good"
 refused "shiftbind allow: --owner 2000: more than 16 owners; a mark lists at most 16 (join uids into ranges FIRST-LAST)" \
 	allow "${owners[@]}" --owner 2000 "$base/good"
 assert_status 2 "$cli" allow --ro "$base/good"
-assert_contains "Usage: shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--force] PATH" "$OUTPUT"
+assert_contains "Usage: shiftbind allow [--rw] [--suid] [--suid-host] [--owner WHO]... [--group NAME]... [--force] PATH" "$OUTPUT"
 assert_status 2 "$cli" allow --nosuid "$base/good"
 assert_status 2 "$cli" allow --owner
 
