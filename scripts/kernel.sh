@@ -63,8 +63,13 @@ variant_target() {
 	if [ "${1:-test}" = test ]; then echo kernel; else echo "kernel-$1"; fi
 }
 
+# gc.auto=0: an automatic "git gc" forks into the background holding the
+# descriptors of the command that started it, among them the flock of
+# the cache lock held around it (scripts/lib.sh's locked()), so a commit
+# of the freshly extracted tree kept the kernel lock for the minutes its
+# repack took and every build of that base waited.
 readonly GIT_ID=(-c user.name=shiftbind -c user.email=shiftbind@localhost
-	-c advice.detachedHead=false -c core.autocrlf=false)
+	-c advice.detachedHead=false -c core.autocrlf=false -c gc.auto=0)
 
 source_version() {
 	dpkg-query -W -f='${Version}' "$SRC_PACKAGE" 2>/dev/null ||
