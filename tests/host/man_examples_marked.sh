@@ -19,8 +19,6 @@ extract=$SHIFTBIND_TESTS/lib/man-examples.sh
 
 # Pages whose examples the guest test does not run yet, and why.
 declare -A not_run=(
-	[shiftbind.8]="its rootless podman store session is not marked yet (the others are)"
-	[shiftbind-hook.8]="its rootless podman session is not marked yet (the crun bundle's is)"
 )
 
 # page NAME BODY: a made-up page NAME.7 whose EXAMPLES section is BODY.
