@@ -19,11 +19,6 @@ extract=$SHIFTBIND_TESTS/lib/man-examples.sh
 
 # Pages whose examples the guest test does not run yet, and why.
 declare -A not_run=(
-	[configfd_open.2]="its program needs CONFIG_TEST_CONFIGFD's type and its second session a kernel without the series"
-	[configfd_action.2]="C fragments without a program"
-	[configfd-fs.7]="C fragments without a program"
-	[shiftbind.8]="sessions of a podman store and a bundle, not marked yet"
-	[shiftbind-hook.8]="a crun bundle's session, not marked yet"
 )
 
 # page NAME BODY: a made-up page NAME.7 whose EXAMPLES section is BODY.
