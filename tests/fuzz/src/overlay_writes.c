@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * overlay_writes: the programs of fuzz.overlay_write_under_fsfreeze, one
+ * overlay_writes: the programs of fuzz.fsfreeze_overlay_open_for_write, one
  * process each, so that the debug guest (TCG, KASAN, lockdep: every
  * process started costs a second there) spends its time in the kernel
  * paths under test rather than in fork and exec.

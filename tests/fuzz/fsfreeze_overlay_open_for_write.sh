@@ -87,7 +87,7 @@ exec "$writer" write --merged "$w/merged" --state "$ctl/state" --stop "$ctl/stop
 	--events 3 --lower "$lower" $gate
 '
 
-fuzz_begin overlay_write_under_fsfreeze
+fuzz_begin fsfreeze_overlay_open_for_write
 [ -x "$WRITER" ] || fail "$WRITER is missing (make builds it from tests/fuzz/src)"
 for tool in fsfreeze mkfs.ext4 runuser unshare shiftbind; do
 	command -v "$tool" >/dev/null || fail "the guest has no $tool"
