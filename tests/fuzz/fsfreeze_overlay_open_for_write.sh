@@ -21,8 +21,9 @@
 #
 # Every call that ended before the revocation began must have done what
 # it does (usuid's open: EAGAIN only when a freeze was in force); every
-# call that began after it returned must fail with EACCES, EPERM or
-# EROFS; those in flight may do either (EOVERFLOW too).  No kernel report
+# call that began after it returned must fail with EACCES, EPERM, EROFS
+# or EOVERFLOW (a change of an inode whose owner the revoked idmap no
+# longer maps); those in flight may do either.  No kernel report
 # since the test began (lockdep, WARNING, sleeping in atomic context,
 # KASAN...); on disk everything in the upper directory is real root's
 # (0:0: the container's root writes as the owner the shift lends) and

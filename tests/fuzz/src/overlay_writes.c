@@ -21,9 +21,9 @@
  *       by its phase, read from the shared FILE: "before" if it ended
  *       before real root began to revoke (it must do what it does without
  *       a revocation), "after" if it began once the revocation had
- *       returned (it must fail: EACCES, EPERM or EROFS), "in flight"
- *       otherwise (either, and EOVERFLOW too: an operation that maps an
- *       id once before and once after).  Stops AFTER iterations after the
+ *       returned (it must fail: EACCES, EPERM, EROFS, or EOVERFLOW for a
+ *       change of an inode whose owner the revoked idmap no longer maps),
+ *       "in flight" otherwise (either).  Stops AFTER iterations after the
  *       revocation, or when the file STOP exists, and prints one line per
  *       kind of call and a RESULT line.  With --ungated-upper (the upper
  *       directory is not on a shift) only the calls that copy up from
@@ -272,8 +272,13 @@ static enum phase call_end(struct call *c, int ret, int err)
 		if (ret >= 0)
 			violation("%s succeeded after the revocation had returned",
 				  what);
-		else if (err != EACCES && err != EPERM && err != EROFS)
-			violation("%s after the revocation failed with %s, expected EACCES, EPERM or EROFS",
+		/*
+		 * EOVERFLOW: a change of an inode whose owner the revoked
+		 * idmap no longer maps (notify_change(), fs/shift.c).
+		 */
+		else if (err != EACCES && err != EPERM && err != EROFS &&
+			 err != EOVERFLOW)
+			violation("%s after the revocation failed with %s, expected EACCES, EPERM, EROFS or EOVERFLOW",
 				  what, errname(err));
 	} else if (ret < 0 && err != EACCES && err != EPERM && err != EROFS &&
 		   err != EOVERFLOW &&
